@@ -1,0 +1,192 @@
+/*
+ * acl/acl_mdl.h - the model API's types: model, dataset and AIPP handles,
+ * the model constants, the configuration enums and the public structs that
+ * describe inputs and outputs (aclmdlIODims and friends).  openacl runs
+ * models from ONNX files; the aclmdl* functions are declared here once
+ * openacl implements them.
+ */
+#ifndef INC_EXTERNAL_ACL_ACL_MDL_H_
+#define INC_EXTERNAL_ACL_ACL_MDL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_base.h"
+#include "acl_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_MAX_DIM_CNT 128
+#define ACL_MAX_TENSOR_NAME_LEN 128
+#define ACL_MAX_BATCH_NUM 128
+#define ACL_MAX_HW_NUM 128
+#define ACL_MAX_SHAPE_COUNT 128
+#define ACL_DIM_ENDPOINTS 2
+#define ACL_INVALID_NODE_INDEX 0xFFFFFFFF
+
+/* Load types (ACL_MDL_LOAD_TYPE_SIZET of aclmdlSetConfigOpt). */
+#define ACL_MDL_LOAD_FROM_FILE 1
+#define ACL_MDL_LOAD_FROM_FILE_WITH_MEM 2
+#define ACL_MDL_LOAD_FROM_MEM 3
+#define ACL_MDL_LOAD_FROM_MEM_WITH_MEM 4
+#define ACL_MDL_LOAD_FROM_FILE_WITH_Q 5
+#define ACL_MDL_LOAD_FROM_MEM_WITH_Q 6
+
+/* Names of the extra inputs of dynamic-shape and dynamic-AIPP models. */
+#define ACL_DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
+#define ACL_DYNAMIC_AIPP_NAME "ascend_dynamic_aipp_data"
+#define ACL_ATTR_NAME_DATA_DUMP_ORIGIN_OP_NAMES "_datadump_original_op_names"
+
+/* Values of ACL_MDL_WORKSPACE_MEM_OPTIMIZE. */
+#define ACL_WORKSPACE_MEM_OPTIMIZE_DEFAULT 0
+#define ACL_WORKSPACE_MEM_OPTIMIZE_INPUTOUTPUT 1
+
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
+/* Opaque handles. */
+typedef struct aclmdlDataset aclmdlDataset;
+typedef struct aclmdlDesc aclmdlDesc;
+typedef struct aclmdlAIPP aclmdlAIPP;
+typedef struct aclAippExtendInfo aclAippExtendInfo;
+typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+typedef struct aclmdlExecConfigHandle aclmdlExecConfigHandle;
+typedef struct aclmdlBundleQueryInfo aclmdlBundleQueryInfo;
+typedef void *aclmdlModel;
+
+typedef enum aclAippInputFormat {
+  ACL_YUV420SP_U8 = 1,
+  ACL_XRGB8888_U8 = 2,
+  ACL_RGB888_U8 = 3,
+  ACL_YUV400_U8 = 4,
+  ACL_NC1HWC0DI_FP16 = 5,
+  ACL_NC1HWC0DI_S8 = 6,
+  ACL_ARGB8888_U8 = 7,
+  ACL_YUYV_U8 = 8,
+  ACL_YUV422SP_U8 = 9,
+  ACL_AYUV444_U8 = 10,
+  ACL_RAW10 = 11,
+  ACL_RAW12 = 12,
+  ACL_RAW16 = 13,
+  ACL_RAW24 = 14,
+  ACL_AIPP_RESERVED = 0xFFFF
+} aclAippInputFormat;
+
+typedef enum aclmdlConfigAttr {
+  ACL_MDL_PRIORITY_INT32 = 0,
+  ACL_MDL_LOAD_TYPE_SIZET = 1,
+  ACL_MDL_PATH_PTR = 2,
+  ACL_MDL_MEM_ADDR_PTR = 3,
+  ACL_MDL_MEM_SIZET = 4,
+  ACL_MDL_WEIGHT_ADDR_PTR = 5,
+  ACL_MDL_WEIGHT_SIZET = 6,
+  ACL_MDL_WORKSPACE_ADDR_PTR = 7,
+  ACL_MDL_WORKSPACE_SIZET = 8,
+  ACL_MDL_INPUTQ_NUM_SIZET = 9,
+  ACL_MDL_INPUTQ_ADDR_PTR = 10,
+  ACL_MDL_OUTPUTQ_NUM_SIZET = 11,
+  ACL_MDL_OUTPUTQ_ADDR_PTR = 12,
+  ACL_MDL_WORKSPACE_MEM_OPTIMIZE = 13,
+  ACL_MDL_WEIGHT_PATH_PTR = 14,
+  ACL_MDL_MODEL_DESC_PTR = 15,
+  ACL_MDL_MODEL_DESC_SIZET = 16,
+  ACL_MDL_KERNEL_PTR = 17,
+  ACL_MDL_KERNEL_SIZET = 18,
+  ACL_MDL_KERNEL_ARGS_PTR = 19,
+  ACL_MDL_KERNEL_ARGS_SIZET = 20,
+  ACL_MDL_STATIC_TASK_PTR = 21,
+  ACL_MDL_STATIC_TASK_SIZET = 22,
+  ACL_MDL_DYNAMIC_TASK_PTR = 23,
+  ACL_MDL_DYNAMIC_TASK_SIZET = 24,
+  ACL_MDL_MEM_MALLOC_POLICY_SIZET = 25,
+  ACL_MDL_FIFO_PTR = 26,
+  ACL_MDL_FIFO_SIZET = 27,
+  ACL_MDL_WITHOUT_GRAPH_INT32 = 28,
+  ACL_NPU_PERF_MODE = 29,
+  ACL_MDL_RESERVED = 0xFFFF
+} aclmdlConfigAttr;
+
+typedef enum aclmdlAttr {
+  ACL_MDL_ATTR_PRIORITY_INT32 = 0
+} aclmdlAttr;
+
+typedef enum aclmdlExecConfigAttr {
+  ACL_MDL_STREAM_SYNC_TIMEOUT = 0,
+  ACL_MDL_EVENT_SYNC_TIMEOUT = 1,
+  ACL_MDL_WORK_ADDR_PTR = 2,
+  ACL_MDL_WORK_SIZET = 3,
+  ACL_MDL_MPAIMID_SIZET = 4,
+  ACL_MDL_AICQOS_SIZET = 5,
+  ACL_MDL_AICOST_SIZET = 6,
+  ACL_MDL_MEC_TIMETHR_SIZET = 7,
+  ACL_MDL_EXEC_PRIORITY_INT32 = 8,
+  ACL_MDL_NPU_PERF_MODE = 9
+} aclmdlExecConfigAttr;
+
+typedef enum aclmdlInputAippType {
+  ACL_DATA_WITHOUT_AIPP = 0,
+  ACL_DATA_WITH_STATIC_AIPP = 1,
+  ACL_DATA_WITH_DYNAMIC_AIPP = 2,
+  ACL_DYNAMIC_AIPP_NODE = 3
+} aclmdlInputAippType;
+
+/* Public structs; the field order is the ABI. */
+
+/* The shape of one input or output.  Dynamic dimensions are -1. */
+typedef struct aclmdlIODims {
+  char name[ACL_MAX_TENSOR_NAME_LEN];
+  size_t dimCount;
+  int64_t dims[ACL_MAX_DIM_CNT];
+} aclmdlIODims;
+
+/* [min, max] of each dimension of a dynamic input. */
+typedef struct aclmdlIODimsRange {
+  size_t rangeCount;
+  int64_t range[ACL_MAX_DIM_CNT][ACL_DIM_ENDPOINTS];
+} aclmdlIODimsRange;
+
+/* The batch sizes a dynamic-batch model accepts. */
+typedef struct aclmdlBatch {
+  size_t batchCount;
+  uint64_t batch[ACL_MAX_BATCH_NUM];
+} aclmdlBatch;
+
+/* The (height, width) pairs a dynamic-resolution model accepts. */
+typedef struct aclmdlHW {
+  size_t hwCount;
+  uint64_t hw[ACL_MAX_HW_NUM][2];
+} aclmdlHW;
+
+typedef struct aclAippDims {
+  aclmdlIODims srcDims;
+  size_t srcSize;
+  aclmdlIODims aippOutdims;
+  size_t aippOutSize;
+} aclAippDims;
+
+/* Memory sizes a model needs (aclmdlQueryExeOMDesc). */
+typedef struct aclmdlExeOMDesc {
+  size_t workSize;
+  size_t weightSize;
+  size_t modelDescSize;
+  size_t kernelSize;
+  size_t kernelArgsSize;
+  size_t staticTaskSize;
+  size_t dynamicTaskSize;
+  size_t fifoTaskSize;
+  size_t reserved[8];
+} aclmdlExeOMDesc;
+
+/* aclmdlSetAttribute / aclmdlGetAttribute. */
+typedef union aclmdlAttrValue {
+  uint32_t mdlPriority;
+  uint32_t reserved[8];
+} aclmdlAttrValue_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ACL_MDL_H_ */

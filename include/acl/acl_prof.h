@@ -1,0 +1,115 @@
+/*
+ * acl/acl_prof.h - the profiling API's types: the data-type bits of a
+ * profiling configuration, the configuration handles and enums.  The
+ * aclprof* functions are declared here once openacl implements them.
+ */
+#ifndef INC_EXTERNAL_ACL_ACL_PROF_H_
+#define INC_EXTERNAL_ACL_ACL_PROF_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_base.h"
+
+/* Profiling functions are exported like the rest of the API. */
+#ifndef MSVP_PROF_API
+#if defined(OPENACL_BUILDING) || defined(FUNC_VISIBILITY)
+#define MSVP_PROF_API __attribute__((visibility("default")))
+#else
+#define MSVP_PROF_API
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bits of the dataTypeConfig of aclprofCreateConfig: what to collect. */
+#define ACL_PROF_ACL_API 0x0001ULL
+#define ACL_PROF_TASK_TIME 0x0002ULL
+#define ACL_PROF_AICORE_METRICS 0x0004ULL
+#define ACL_PROF_AICPU 0x0008ULL
+#define ACL_PROF_L2CACHE 0x0010ULL
+#define ACL_PROF_HCCL_TRACE 0x0020ULL
+#define ACL_PROF_TRAINING_TRACE 0x0040ULL
+#define ACL_PROF_MSPROFTX 0x0080ULL
+#define ACL_PROF_RUNTIME_API 0x0100ULL
+#define ACL_PROF_GE_API_L0 0x0200ULL
+#define ACL_PROF_TASK_TIME_L0 0x0800ULL
+#define ACL_PROF_TASK_MEMORY 0x1000ULL
+#define ACL_PROF_TASK_TIME_L2 0x2000ULL
+#define ACL_PROF_OP_ATTR 0x4000ULL
+#define ACL_PROF_TASK_TIME_L3 0x8000ULL
+#define ACL_PROF_GE_API_L1 0x01000000ULL
+#define ACL_PROF_API_STATS 0x400000000ULL
+#define ACL_PROF_AICORE_SHAPE 0x800000000ULL
+
+/* Buffer sizes for operator names and types, NUL included. */
+#define ACL_PROF_MAX_OP_NAME_LEN 257
+#define ACL_PROF_MAX_OP_TYPE_LEN 65
+
+typedef struct aclprofConfig aclprofConfig;
+typedef struct aclprofStopConfig aclprofStopConfig;
+typedef struct aclprofAicoreEvents aclprofAicoreEvents;
+typedef struct aclprofSubscribeConfig aclprofSubscribeConfig;
+typedef struct aclprofStepInfo aclprofStepInfo;
+
+typedef enum aclprofAicoreMetrics {
+  ACL_AICORE_ARITHMETIC_UTILIZATION = 0,
+  ACL_AICORE_PIPE_UTILIZATION = 1,
+  ACL_AICORE_MEMORY_BANDWIDTH = 2,
+  ACL_AICORE_L0B_AND_WIDTH = 3,
+  ACL_AICORE_RESOURCE_CONFLICT_RATIO = 4,
+  ACL_AICORE_MEMORY_UB = 5,
+  ACL_AICORE_L2_CACHE = 6,
+  ACL_AICORE_PIPE_EXECUTE_UTILIZATION = 7,
+  ACL_AICORE_MEMORY_ACCESS = 8,
+  ACL_AICORE_NONE = 255
+} aclprofAicoreMetrics;
+
+typedef enum aclprofStepTag {
+  ACL_STEP_START = 0,
+  ACL_STEP_END = 1
+} aclprofStepTag;
+
+typedef enum aclprofSubscribeOpFlag {
+  ACL_SUBSCRIBE_OP = 0,
+  ACL_SUBSCRIBE_SUBGRAPH = 1,
+  ACL_SUBSCRIBE_OP_THREAD = 2,
+  ACL_SUBSCRIBE_NONE = 255
+} aclprofSubscribeOpFlag;
+
+typedef enum aclprofSubscribeOpAttri {
+  ACL_SUBSCRIBE_ATTRI_THREADID = 0,
+  ACL_SUBSCRIBE_ATTRI_NONE = 1
+} aclprofSubscribeOpAttri;
+
+typedef enum aclprofConfigType {
+  ACL_PROF_ARGS_MIN = 0,
+  ACL_PROF_STORAGE_LIMIT = 1,
+  ACL_PROF_SYS_HARDWARE_MEM_FREQ = 3,
+  ACL_PROF_LLC_MODE = 4,
+  ACL_PROF_SYS_IO_FREQ = 5,
+  ACL_PROF_SYS_INTERCONNECTION_FREQ = 6,
+  ACL_PROF_DVPP_FREQ = 7,
+  ACL_PROF_HOST_SYS = 8,
+  ACL_PROF_HOST_SYS_USAGE = 9,
+  ACL_PROF_HOST_SYS_USAGE_FREQ = 10,
+  ACL_PROF_LOW_POWER_FREQ = 11,
+  ACL_PROF_SYS_MEM_SERVICEFLOW = 12,
+  ACL_PROF_SYS_CPU_FREQ = 13,
+  ACL_PROF_OPTYPE = 14,
+  ACL_PROF_NTS_METRICS = 15,
+  ACL_PROF_PATH = 16,
+  ACL_PROF_ARGS_MAX = 17
+} aclprofConfigType;
+
+typedef enum aclprofMessageType {
+  ACL_PROF_MESSAGE_TYPE_TENSOR_INFO = 0
+} aclprofMessageType;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ACL_PROF_H_ */

@@ -1,0 +1,868 @@
+/*
+ * acl/acl_rt.h - the AscendCL runtime API: process initialisation and
+ * finalisation, init/finalize callbacks, error messages, versions, and the
+ * runtime's types - every enum, flag, handle, callback and public struct of
+ * devices, contexts, streams, events, memory, kernels and captured models.
+ *
+ * Names, values, layouts and signatures are the vendor's.  openacl declares
+ * only the functions it implements; the others are added as they are.
+ */
+#ifndef INC_EXTERNAL_ACL_ACL_RT_H_
+#define INC_EXTERNAL_ACL_ACL_RT_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_base.h"
+#include "acl_rt_allocator.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The API version aclrtGetVersion reports: major (incompatible changes),
+ * minor (new APIs), patch (fixes). */
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/* Event flags (aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag). */
+#define ACL_EVENT_SYNC 0x00000001U                   /* usable to synchronise streams */
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U /* tracks a stream's progress */
+#define ACL_EVENT_TIME_LINE 0x00000008U              /* records timestamps (costs time) */
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U        /* used by the device only */
+#define ACL_EVENT_EXTERNAL 0x00000020U               /* updated from captured tasks */
+#define ACL_EVENT_IPC 0x00000040U                    /* shareable between processes */
+
+/* aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag flags. */
+#define ACL_EVENT_RECORD_DEFAULT 0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+#define ACL_EVENT_WAIT_DEFAULT 0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+
+/* Stream flags (aclrtCreateStreamWithConfig). */
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U     /* resources reserved up front */
+#define ACL_STREAM_FAST_SYNC 0x00000002U       /* synchronise by polling */
+#define ACL_STREAM_PERSISTENT 0x00000004U      /* tasks kept for a captured model */
+#define ACL_STREAM_HUGE 0x00000008U            /* larger task capacity */
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U    /* reserved */
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U /* used by the device only */
+
+/* Wait conditions. */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x0
+#define ACL_STREAM_WAIT_VALUE_EQ 0x1
+#define ACL_STREAM_WAIT_VALUE_AND 0x2
+#define ACL_STREAM_WAIT_VALUE_NOR 0x3
+
+/* aclrtSetStreamFailureMode. */
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
+/* aclrtCreateNotify. */
+#define ACL_NOTIFY_DEFAULT 0x0
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x1
+
+/* Results of aclrtGetDeviceCapability. */
+#define ACL_DEV_FEATURE_SUPPORT 1
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0
+
+/* The one flag aclrtMemAllocManaged accepts. */
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
+
+/* aclrtHostRegisterV2 flags. */
+#define ACL_HOST_REG_MAPPED 0x2UL
+#define ACL_HOST_REG_IOMEMORY 0x4UL
+#define ACL_HOST_REG_READONLY 0x8UL
+#define ACL_HOST_REG_PINNED 0x10000000UL
+
+/* Size of aclrtIpcEventHandle. */
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+
+/* Sizes of the version strings of aclCANNPackageVersion / aclsysGetVersionStr. */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+/* Memory types reported by aclrtCheckMemType. */
+#define ACL_RT_MEM_TYPE_DEV 0x2
+#define ACL_RT_MEM_TYPE_DVPP 0x8
+#define ACL_RT_MEM_TYPE_RSVD 0x10
+
+/* Magic values of kernel binaries (ACL_RT_BINARY_LOAD_OPT_MAGIC). */
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE 0x43554245
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343
+
+/* Values of ACL_DEV_ATTR_DEVICE_FORM_FACTOR. */
+#define ACL_DEVICE_FORM_FACTOR_POD 0
+#define ACL_DEVICE_FORM_FACTOR_A_K 1
+#define ACL_DEVICE_FORM_FACTOR_A_X 2
+#define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
+
+/* Values of ACL_DEV_ATTR_HD_CONNECT_TYPE. */
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
+
+/* Bits of the link mask aclrtGetDevicesTopo reports. */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL
+
+/* Where the software stack runs; openacl always reports ACL_HOST. */
+typedef enum aclrtRunMode {
+  ACL_DEVICE = 0,
+  ACL_HOST = 1
+} aclrtRunMode;
+
+typedef enum aclrtTsId {
+  ACL_TS_ID_AICORE = 0,
+  ACL_TS_ID_AIVECTOR = 1,
+  ACL_TS_ID_RESERVED = 2
+} aclrtTsId;
+
+/* Result of the old aclrtQueryEvent. */
+typedef enum aclrtEventStatus {
+  ACL_EVENT_STATUS_COMPLETE = 0,
+  ACL_EVENT_STATUS_NOT_READY = 1,
+  ACL_EVENT_STATUS_RESERVED = 2
+} aclrtEventStatus;
+
+/* Result of aclrtQueryEventStatus.  Note the order is the reverse of aclrtEventStatus. */
+typedef enum aclrtEventRecordedStatus {
+  ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+  ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+} aclrtEventRecordedStatus;
+
+typedef enum aclrtEventWaitStatus {
+  ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+  ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+  ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF
+} aclrtEventWaitStatus;
+
+/* Result of aclrtStreamQuery. */
+typedef enum aclrtStreamStatus {
+  ACL_STREAM_STATUS_COMPLETE = 0,
+  ACL_STREAM_STATUS_NOT_READY = 1,
+  ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+
+/* Whether later tasks of the stream wait for a host callback. */
+typedef enum aclrtCallbackBlockType {
+  ACL_CALLBACK_NO_BLOCK = 0,
+  ACL_CALLBACK_BLOCK = 1
+} aclrtCallbackBlockType;
+
+/* Copy directions.  DEFAULT infers the direction from the addresses. */
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE = 1,
+  ACL_MEMCPY_DEVICE_TO_HOST = 2,
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+  ACL_MEMCPY_DEFAULT = 4,
+  ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
+  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
+  ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
+} aclrtMemcpyKind;
+
+typedef enum aclrtMemManagedAdviseType {
+  ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+  ACL_MEM_ADVISE_UNSET_READ_MOSTLY = 1,
+  ACL_MEM_ADVISE_SET_PREFERRED_LOCATION = 2,
+  ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 3,
+  ACL_MEM_ADVISE_SET_ACCESSED_BY = 4,
+  ACL_MEM_ADVISE_UNSET_ACCESSED_BY = 5
+} aclrtMemManagedAdviseType;
+
+typedef enum aclrtMemManagedLocationType {
+  ACL_MEM_LOCATIONTYPE_INVALID = 0,
+  ACL_MEM_LOCATIONTYPE_DEVICE = 1,
+  ACL_MEM_LOCATIONTYPE_HOST = 2,
+  ACL_MEM_LOCATIONTYPE_HOST_NUMA = 3,
+  ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT = 4
+} aclrtMemManagedLocationType;
+
+/* Page policies for aclrtMalloc; the last three are flags. */
+typedef enum aclrtMemMallocPolicy {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY = 1,
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+  ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+  ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+  ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+  ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+  ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x100,
+  ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+  ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtHostRegisterType {
+  ACL_HOST_REGISTER_MAPPED = 0,
+  ACL_HOST_REGISTER_IOMEMORY = 4,
+  ACL_HOST_REGISTER_READONLY = 8
+} aclrtHostRegisterType;
+
+typedef enum aclrtMallocAttrType {
+  ACL_RT_MEM_ATTR_RSV = 0,
+  ACL_RT_MEM_ATTR_MODULE_ID = 1,
+  ACL_RT_MEM_ATTR_DEVICE_ID = 2,
+  ACL_RT_MEM_ATTR_VA_FLAG = 3
+} aclrtMallocAttrType;
+
+/* Memory kinds for aclrtGetMemInfo. */
+typedef enum aclrtMemAttr {
+  ACL_DDR_MEM = 0,
+  ACL_HBM_MEM = 1,
+  ACL_DDR_MEM_HUGE = 2,
+  ACL_DDR_MEM_NORMAL = 3,
+  ACL_HBM_MEM_HUGE = 4,
+  ACL_HBM_MEM_NORMAL = 5,
+  ACL_DDR_MEM_P2P_HUGE = 6,
+  ACL_DDR_MEM_P2P_NORMAL = 7,
+  ACL_HBM_MEM_P2P_HUGE = 8,
+  ACL_HBM_MEM_P2P_NORMAL = 9,
+  ACL_HBM_MEM_HUGE1G = 10,
+  ACL_HBM_MEM_P2P_HUGE1G = 11,
+  ACL_MEM_NORMAL = 12,
+  ACL_MEM_HUGE = 13,
+  ACL_MEM_HUGE1G = 14,
+  ACL_MEM_P2P_NORMAL = 15,
+  ACL_MEM_P2P_HUGE = 16,
+  ACL_MEM_P2P_HUGE1G = 17
+} aclrtMemAttr;
+
+/* Page types.  Not a typedef and not prefixed, as in the vendor header. */
+enum aclrtMemPgType {
+  NORMAL_PAGE_TYPE = 0,
+  HUGE_PAGE_TYPE = 1,
+  HUGE1G_PAGE_TYPE = 2
+};
+
+/* Memory types.  Not a typedef and not prefixed, as in the vendor header. */
+enum aclrtMemType {
+  HBM_TYPE = 0,
+  DDR_TYPE = 1,
+  P2P_HBM_TYPE = 2,
+  P2P_DDR_TYPE = 3
+};
+
+typedef enum aclrtIpcMemAttrType {
+  ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0
+} aclrtIpcMemAttrType;
+
+typedef enum aclrtGroupAttr {
+  ACL_GROUP_AICORE_INT = 0,
+  ACL_GROUP_AIV_INT = 1,
+  ACL_GROUP_AIC_INT = 2,
+  ACL_GROUP_SDMANUM_INT = 3,
+  ACL_GROUP_ASQNUM_INT = 4,
+  ACL_GROUP_GROUPID_INT = 5
+} aclrtGroupAttr;
+
+typedef enum aclrtFloatOverflowMode {
+  ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+  ACL_RT_OVERFLOW_MODE_INFNAN = 1,
+  ACL_RT_OVERFLOW_MODE_UNDEF = 2
+} aclrtFloatOverflowMode;
+
+typedef enum aclrtStreamConfigAttr {
+  ACL_RT_STREAM_WORK_ADDR_PTR = 0,
+  ACL_RT_STREAM_WORK_SIZE = 1,
+  ACL_RT_STREAM_FLAG = 2,
+  ACL_RT_STREAM_PRIORITY = 3
+} aclrtStreamConfigAttr;
+
+typedef enum aclrtMemLocationType {
+  ACL_MEM_LOCATION_TYPE_HOST = 0,
+  ACL_MEM_LOCATION_TYPE_DEVICE = 1,
+  ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2,
+  ACL_MEM_LOCATION_TYPE_MANAGED = 3,
+  ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+} aclrtMemLocationType;
+
+typedef enum aclrtMemManagedRangeAttribute {
+  ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+  ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
+  ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
+  ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 4,
+  ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 5,
+  ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 6,
+  ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+  ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8
+} aclrtMemManagedRangeAttribute;
+
+typedef enum aclrtMemAllocationType {
+  ACL_MEM_ALLOCATION_TYPE_PINNED = 0
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+  ACL_MEM_HANDLE_TYPE_NONE = 0,
+  ACL_MEM_HANDLE_TYPE_POSIX = 2
+} aclrtMemHandleType;
+
+typedef enum aclrtMemSharedHandleType {
+  ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 1,
+  ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 2
+} aclrtMemSharedHandleType;
+
+typedef enum aclrtMemGranularityOptions {
+  ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM = 0,
+  ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1,
+  ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF
+} aclrtMemGranularityOptions;
+
+typedef enum aclrtDeviceStatus {
+  ACL_RT_DEVICE_STATUS_NORMAL = 0,
+  ACL_RT_DEVICE_STATUS_ABNORMAL = 1,
+  ACL_RT_DEVICE_STATUS_END = 0xFFFF
+} aclrtDeviceStatus;
+
+typedef enum aclmdlRICaptureMode {
+  ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+  ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+  ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2
+} aclmdlRICaptureMode;
+
+typedef enum aclmdlRICaptureStatus {
+  ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+  ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
+  ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2
+} aclmdlRICaptureStatus;
+
+typedef enum aclrtErrorType {
+  ACL_RT_NO_ERROR = 0,
+  ACL_RT_ERROR_MEMORY = 1,
+  ACL_RT_ERROR_L2 = 2,
+  ACL_RT_ERROR_AICORE = 3,
+  ACL_RT_ERROR_LINK = 4,
+  ACL_RT_ERROR_L3_PORT = 5,
+  ACL_RT_ERROR_OTHERS = 0xFFFF
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+  ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+  ACL_RT_AICORE_ERROR_SW = 1,
+  ACL_RT_AICORE_ERROR_HW_LOCAL = 2
+} aclrtAicoreErrorType;
+
+typedef enum aclrtCmoType {
+  ACL_RT_CMO_TYPE_PREFETCH = 0,
+  ACL_RT_CMO_TYPE_WRITEBACK = 1,
+  ACL_RT_CMO_TYPE_INVALID = 2,
+  ACL_RT_CMO_TYPE_FLUSH = 3
+} aclrtCmoType;
+
+/* Scope of aclrtGetLastError / aclrtPeekAtLastError. */
+typedef enum aclrtLastErrLevel {
+  ACL_RT_THREAD_LEVEL = 0
+} aclrtLastErrLevel;
+
+/* Options of aclrtBinaryLoadFromFile / FromData. */
+typedef enum aclrtBinaryLoadOptionType {
+  ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+  ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+  ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3
+} aclrtBinaryLoadOptionType;
+
+typedef enum aclrtEngineType {
+  ACL_RT_ENGINE_TYPE_AIC = 0,
+  ACL_RT_ENGINE_TYPE_AIV = 1
+} aclrtEngineType;
+
+/* Kernel launch attributes (DYN_UBUF_SIZE has the deprecated alias LOCAL_MEMORY_SIZE). */
+typedef enum aclrtLaunchKernelAttrId {
+  ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+  ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE = 2,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+  ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+  ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+  ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
+  ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9
+} aclrtLaunchKernelAttrId;
+
+typedef enum aclrtStreamAttr {
+  ACL_STREAM_ATTR_FAILURE_MODE = 1,
+  ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+  ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+  ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+  ACL_STREAM_ATTR_PRIORITY = 5
+} aclrtStreamAttr;
+
+typedef enum aclmdlRITaskType {
+  ACL_MODEL_RI_TASK_DEFAULT = 0,
+  ACL_MODEL_RI_TASK_KERNEL = 1,
+  ACL_MODEL_RI_TASK_EVENT_RECORD = 2,
+  ACL_MODEL_RI_TASK_EVENT_WAIT = 3,
+  ACL_MODEL_RI_TASK_EVENT_RESET = 4,
+  ACL_MODEL_RI_TASK_VALUE_WRITE = 5,
+  ACL_MODEL_RI_TASK_VALUE_WAIT = 6
+} aclmdlRITaskType;
+
+/* Attributes for aclrtGetDeviceInfo. */
+typedef enum aclrtDevAttr {
+  ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+  ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+  ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+  ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+  ACL_DEV_ATTR_WARP_SIZE = 202,
+  ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+  ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
+  ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
+  ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
+  ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
+  ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
+  ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
+  ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 0x12D,
+  ACL_DEV_ATTR_L2_CACHE_SIZE = 0x12E,
+  ACL_DEV_ATTR_SMP_ID = 0x191,
+  ACL_DEV_ATTR_PHY_CHIP_ID = 0x192,
+  ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 0x193,
+  ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 0x193,
+  ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 0x194,
+  ACL_DEV_ATTR_SUPER_POD_ID = 0x195,
+  ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 0x196,
+  ACL_DEV_ATTR_MAINBOARD_ID = 0x197,
+  ACL_DEV_ATTR_HD_CONNECT_TYPE = 0x198,
+  ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 0x199,
+  ACL_DEV_ATTR_IS_VIRTUAL = 0x1F5,
+  ACL_DEV_ATTR_NPU_ARCH = 0x259
+} aclrtDevAttr;
+
+typedef enum aclrtDevFeatureType {
+  ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+  ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21
+} aclrtDevFeatureType;
+
+typedef enum aclrtReduceKind {
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+  ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13
+} aclrtReduceKind;
+
+typedef enum aclrtDevResLimitType {
+  ACL_RT_DEV_RES_CUBE_CORE = 0,
+  ACL_RT_DEV_RES_VECTOR_CORE = 1
+} aclrtDevResLimitType;
+
+typedef enum aclrtCondition {
+  ACL_RT_EQUAL = 0,
+  ACL_RT_NOT_EQUAL = 1,
+  ACL_RT_GREATER = 2,
+  ACL_RT_GREATER_OR_EQUAL = 3,
+  ACL_RT_LESS = 4,
+  ACL_RT_LESS_OR_EQUAL = 5
+} aclrtCondition;
+
+typedef enum aclrtCompareDataType {
+  ACL_RT_SWITCH_INT32 = 0,
+  ACL_RT_SWITCH_INT64 = 1
+} aclrtCompareDataType;
+
+typedef enum aclrtRandomNumFuncType {
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS = 1,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS = 2,
+  ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS = 3
+} aclrtRandomNumFuncType;
+
+typedef enum aclrtDeviceTaskAbortStage {
+  ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+  ACL_RT_DEVICE_TASK_ABORT_POST = 1
+} aclrtDeviceTaskAbortStage;
+
+typedef enum aclrtUpdateTaskAttrId {
+  ACL_RT_UPDATE_RANDOM_TASK = 1,
+  ACL_RT_UPDATE_AIC_AIV_TASK = 2
+} aclrtUpdateTaskAttrId;
+
+typedef enum aclrtDeviceState {
+  ACL_RT_DEVICE_STATE_SET_PRE = 0,
+  ACL_RT_DEVICE_STATE_SET_POST = 1,
+  ACL_RT_DEVICE_STATE_RESET_PRE = 2,
+  ACL_RT_DEVICE_STATE_RESET_POST = 3
+} aclrtDeviceState;
+
+typedef enum aclrtSnapShotStage {
+  ACL_RT_SNAPSHOT_LOCK_PRE = 0,
+  ACL_RT_SNAPSHOT_BACKUP_PRE = 1,
+  ACL_RT_SNAPSHOT_BACKUP_POST = 2,
+  ACL_RT_SNAPSHOT_RESTORE_PRE = 3,
+  ACL_RT_SNAPSHOT_RESTORE_POST = 4,
+  ACL_RT_SNAPSHOT_UNLOCK_POST = 5
+} aclrtSnapShotStage;
+
+typedef enum aclrtStreamState {
+  ACL_RT_STREAM_STATE_CREATE_POST = 1,
+  ACL_RT_STREAM_STATE_DESTROY_PRE = 2
+} aclrtStreamState;
+
+typedef enum aclrtFuncAttribute {
+  ACL_FUNC_ATTR_KERNEL_TYPE = 1,
+  ACL_FUNC_ATTR_KERNEL_RATIO = 2,
+  ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3
+} aclrtFuncAttribute;
+
+typedef enum aclrtKernelType {
+  ACL_KERNEL_TYPE_AICORE = 0,
+  ACL_KERNEL_TYPE_CUBE = 1,
+  ACL_KERNEL_TYPE_VECTOR = 2,
+  ACL_KERNEL_TYPE_MIX = 3,
+  ACL_KERNEL_TYPE_AICPU = 100
+} aclrtKernelType;
+
+typedef enum aclrtCntNotifyRecordMode {
+  ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
+  ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
+  ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
+  ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4
+} aclrtCntNotifyRecordMode;
+
+typedef enum aclrtCntNotifyWaitMode {
+  ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
+  ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
+  ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
+  ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,
+  ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4
+} aclrtCntNotifyWaitMode;
+
+typedef enum aclrtMemAccessFlags {
+  ACL_RT_MEM_ACCESS_FLAGS_NONE = 0,
+  ACL_RT_MEM_ACCESS_FLAGS_READ = 1,
+  ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 3
+} aclrtMemAccessFlags;
+
+/* Packages for aclsysGetCANNVersion. */
+typedef enum aclCANNPackageName {
+  ACL_PKG_NAME_CANN = 0,
+  ACL_PKG_NAME_RUNTIME = 1,
+  ACL_PKG_NAME_COMPILER = 2,
+  ACL_PKG_NAME_HCCL = 3,
+  ACL_PKG_NAME_TOOLKIT = 4,
+  ACL_PKG_NAME_OPP = 5,
+  ACL_PKG_NAME_OPP_KERNEL = 6,
+  ACL_PKG_NAME_DRIVER = 7
+} aclCANNPackageName;
+
+typedef enum aclrtHacType {
+  ACL_RT_HAC_TYPE_STARS = 0,
+  ACL_RT_HAC_TYPE_AICPU = 1,
+  ACL_RT_HAC_TYPE_AIC = 2,
+  ACL_RT_HAC_TYPE_AIV = 3,
+  ACL_RT_HAC_TYPE_PCIEDMA = 4,
+  ACL_RT_HAC_TYPE_RDMA = 5,
+  ACL_RT_HAC_TYPE_SDMA = 6,
+  ACL_RT_HAC_TYPE_DVPP = 7,
+  ACL_RT_HAC_TYPE_UDMA = 8,
+  ACL_RT_HAC_TYPE_CCU = 9
+} aclrtHacType;
+
+typedef enum aclrtHostMemMapCapability {
+  ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0,
+  ACL_RT_HOST_MEM_MAP_SUPPORTED = 1
+} aclrtHostMemMapCapability;
+
+typedef enum aclrtMemLinkType {
+  ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+  ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+  ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+  ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3
+} aclrtMemLinkType;
+
+typedef enum aclrtAtomicOperationCapability {
+  ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1,
+  ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 2,
+  ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 4,
+  ACL_RT_ATOMIC_CAPABILITY_REDUCTION = 4,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR8 = 8,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR16 = 16,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR32 = 32,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR64 = 64,
+  ACL_RT_ATOMIC_CAPABILITY_SCALAR128 = 128,
+  ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 0x100
+} aclrtAtomicOperationCapability;
+
+typedef enum aclrtAtomicOperation {
+  ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+  ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+  ACL_RT_ATOMIC_OPERATION_AND = 5,
+  ACL_RT_ATOMIC_OPERATION_OR = 6,
+  ACL_RT_ATOMIC_OPERATION_XOR = 7,
+  ACL_RT_ATOMIC_OPERATION_EXCHANGE = 8,
+  ACL_RT_ATOMIC_OPERATION_CAS = 9,
+  ACL_RT_ATOMIC_OPERATION_FLOAT_ADD = 10,
+  ACL_RT_ATOMIC_OPERATION_FLOAT_MIN = 11,
+  ACL_RT_ATOMIC_OPERATION_FLOAT_MAX = 12,
+  ACL_RT_ATOMIC_OPERATION_DMA_ADD = 30,
+  ACL_RT_ATOMIC_OPERATION_DMA_MIN = 31,
+  ACL_RT_ATOMIC_OPERATION_DMA_MAX = 32,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD = 40,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MIN = 41,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX = 42,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS = 43,
+  ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44
+} aclrtAtomicOperation;
+
+typedef enum aclmdlRICondHandleFlag {
+  ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1
+} aclmdlRICondHandleFlag;
+
+typedef enum aclmdlRICondTaskType {
+  ACL_MODEL_RI_COND_TYPE_IF = 0,
+  ACL_MODEL_RI_COND_TYPE_WHILE = 1,
+  ACL_MODEL_RI_COND_TYPE_SWITCH = 2
+} aclmdlRICondTaskType;
+
+typedef enum aclrtDeviceLimit {
+  ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,
+  ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,
+  ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,
+  ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3,
+  ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4
+} aclrtDeviceLimit;
+
+/* Owners of init/finalize callbacks (aclInitCallbackRegister). */
+typedef enum aclRegisterCallbackType {
+  ACL_REG_TYPE_ACL_MODEL = 0,
+  ACL_REG_TYPE_ACL_OP_EXECUTOR = 1,
+  ACL_REG_TYPE_ACL_OP_CBLAS = 2,
+  ACL_REG_TYPE_ACL_OP_COMPILER = 3,
+  ACL_REG_TYPE_ACL_TDT_CHANNEL = 4,
+  ACL_REG_TYPE_ACL_TDT_QUEUE = 5,
+  ACL_REG_TYPE_ACL_DVPP = 6,
+  ACL_REG_TYPE_ACL_RETR = 7,
+  ACL_REG_TYPE_OTHER = 0xFFFF
+} aclRegisterCallbackType;
+
+typedef enum aclrtProcessState {
+  ACL_RT_PROCESS_STATE_RUNNING = 0,
+  ACL_RT_PROCESS_STATE_LOCKED = 1
+} aclrtProcessState;
+
+/* More opaque handles. */
+typedef void *aclrtDrvMemHandle;
+typedef void *aclrtBinary;
+typedef void *aclrtBinHandle;
+typedef void *aclrtFuncHandle;
+typedef void *aclrtArgsHandle;
+typedef void *aclrtParamHandle;
+typedef void *aclmdlRI;
+typedef void *aclmdlRICondHandle;
+
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+
+/* Public structs; the field order is the ABI. */
+
+/* Configuration of aclrtCreateStreamWithConfig. */
+typedef struct aclrtStreamConfigHandle {
+  void *workptr;
+  size_t workSize;
+  size_t flag;
+  uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/* aclrtGetDeviceUtilizationRate; utilizationExtend must be NULL. */
+typedef struct aclrtUtilizationInfo {
+  int32_t cubeUtilization;
+  int32_t vectorUtilization;
+  int32_t aicpuUtilization;
+  int32_t memoryUtilization;
+  aclrtUtilizationExtendInfo *utilizationExtend;
+} aclrtUtilizationInfo;
+
+/* aclsysGetCANNVersion. */
+typedef struct aclCANNPackageVersion {
+  char version[ACL_PKG_VERSION_MAX_SIZE];
+  char majorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+  char reserved[ACL_PKG_VERSION_MAX_SIZE];
+} aclCANNPackageVersion;
+
+typedef struct aclrtMemLocation {
+  uint32_t id;
+  aclrtMemLocationType type;
+} aclrtMemLocation;
+
+/* aclrtPointerGetAttributes. */
+typedef struct aclrtPtrAttributes {
+  aclrtMemLocation location;
+  uint32_t pageSize;
+  uint32_t rsv[4];
+} aclrtPtrAttributes;
+
+/* aclrtGetMemUsageInfo: one entry per component. */
+typedef struct aclrtMemUsageInfo {
+  char name[32];
+  uint64_t curMemSize;
+  uint64_t memPeakSize;
+  size_t reserved[8];
+} aclrtMemUsageInfo;
+
+/* aclrtMallocPhysical. */
+typedef struct aclrtPhysicalMemProp {
+  aclrtMemHandleType handleType;
+  aclrtMemAllocationType allocationType;
+  aclrtMemAttr memAttr;
+  aclrtMemLocation location;
+  uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+/* aclrtMallocWithCfg / aclrtMallocHostWithCfg. */
+typedef union aclrtMallocAttrValue {
+  uint16_t moduleId;
+  uint32_t deviceId;
+  uint32_t vaFlag;
+  uint8_t rsv[8];
+} aclrtMallocAttrValue;
+
+typedef struct aclrtMallocAttribute {
+  aclrtMallocAttrType attr;
+  aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+
+typedef struct aclrtMallocConfig {
+  aclrtMallocAttribute *attrs;
+  size_t numAttrs;
+} aclrtMallocConfig;
+
+typedef struct aclrtMemManagedLocation {
+  aclrtMemManagedLocationType type;
+  int32_t id;
+} aclrtMemManagedLocation;
+
+typedef struct aclrtUuid {
+  char bytes[16];
+} aclrtUuid;
+
+typedef struct aclrtIpcEventHandle {
+  char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+typedef struct aclrtMemFabricHandle {
+  uint8_t data[128];
+} aclrtMemFabricHandle;
+
+/* A memory range hit by an uncorrectable error (aclrtGetMemUceInfo). */
+typedef struct aclrtMemUceInfo {
+  void *addr;
+  size_t len;
+  size_t reserved[14];
+} aclrtMemUceInfo;
+
+/* Options of aclrtBinaryLoadFromFile / aclrtBinaryLoadFromData. */
+typedef union aclrtBinaryLoadOptionValue {
+  uint32_t isLazyLoad;
+  uint32_t magic;
+  int32_t cpuKernelMode;
+  uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+typedef struct aclrtBinaryLoadOption {
+  aclrtBinaryLoadOptionType type;
+  aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+typedef struct aclrtBinaryLoadOptions {
+  aclrtBinaryLoadOption *options;
+  size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+/* Grid and block sizes of SIMT launches (C++: each defaults to 1).  Kernel
+ * compilers that define their own dim3 define __BISHENG_CCEC__. */
+#ifndef __BISHENG_CCEC__
+typedef struct dim3 {
+  uint32_t x;
+  uint32_t y;
+  uint32_t z;
+#ifdef __cplusplus
+  dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+#endif
+} dim3;
+#endif
+
+/* Callbacks. */
+/* A host callback on a stream (aclrtLaunchCallback). */
+typedef void (*aclrtCallback)(void *userData);
+/* A host function on a stream (aclrtLaunchHostFunc). */
+typedef void (*aclrtHostFunc)(void *args);
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
+/* Called by aclInit (or at registration when already initialised) with the
+ * text of the aclInit configuration file and its length in bytes. */
+typedef aclError (*aclInitCallbackFunc)(const char *configStr, size_t len, void *userData);
+/* Called when openacl is finalised. */
+typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState state, void *args);
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout,
+                                                void *args);
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
+
+/* ---- initialisation and finalisation ---------------------------------- */
+
+/* Initialises openacl.  configPath names an acl.json file, or is NULL or ""
+ * for none.  A second call while initialised counts a reference and returns
+ * ACL_ERROR_REPEAT_INITIALIZE, which callers may ignore. */
+ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
+/* Finalises openacl, whatever the reference count. */
+ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+/* Drops one reference; finalises when it was the last.  *refCount (may be
+ * NULL) receives the count after the call. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
+
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
+                                                     void *userData);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                                                         aclFinalizeCallbackFunc cbFunc, void *userData);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+                                                           aclFinalizeCallbackFunc cbFunc);
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* The messages of the calling thread's (or process's) failed calls, newest
+ * first, then clears them; NULL when there are none.  The pointer is valid
+ * until the next call. */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+/* The calling thread's last runtime error; Get clears it, Peek does not. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
+/* ---- versions and run mode --------------------------------------------- */
+
+/* Deprecated: ACL_MAJOR_VERSION, ACL_MINOR_VERSION, ACL_PATCH_VERSION. */
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
+/* The version string of a package; versionStr holds ACL_PKG_VERSION_MAX_SIZE bytes. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+/* The version of a package as a number that grows with each release. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+/* Deprecated: the version of a package, split into its parts. */
+ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
+/* Where the software stack runs; works before aclInit. */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ACL_RT_H_ */

@@ -1,0 +1,64 @@
+/*
+ * openacl/openacl.h - openacl's own extensions to the AscendCL API.
+ *
+ * Nothing here exists in the vendor's headers; programs that use these
+ * functions build only against openacl.  Tools and bindings use them to
+ * explain error codes and to show the effective configuration.
+ */
+#ifndef OPENACL_OPENACL_H_
+#define OPENACL_OPENACL_H_
+
+#include <stddef.h>
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One entry of openacl's error table.  All strings are static. */
+typedef struct openaclErrorInfo {
+  const char *name;     /* "ACL_ERROR_INVALID_PARAM" */
+  aclError code;        /* 100000 */
+  const char *meaning;  /* what the code says happened */
+  const char *causes;   /* the usual reasons */
+  const char *remedy;   /* what to do */
+} openaclErrorInfo;
+
+/* Looks a code up.  ACL_SUCCESS when found; ACL_ERROR_INVALID_PARAM when info
+ * is NULL or the code is not one openacl knows (info->name is then NULL). */
+ACL_FUNC_VISIBILITY aclError openaclGetErrorInfo(aclError code, openaclErrorInfo *info);
+/* The same by name ("ACL_ERROR_RT_CONTEXT_NULL"). */
+ACL_FUNC_VISIBILITY aclError openaclGetErrorInfoByName(const char *name, openaclErrorInfo *info);
+/* The name of a code, or "UNKNOWN_ERROR"; never NULL. */
+ACL_FUNC_VISIBILITY const char *openaclGetErrorName(aclError code);
+/* Walks the whole table: index 0 .. openaclGetErrorCount()-1. */
+ACL_FUNC_VISIBILITY size_t openaclGetErrorCount(void);
+ACL_FUNC_VISIBILITY aclError openaclGetErrorInfoByIndex(size_t index, openaclErrorInfo *info);
+
+/* The effective configuration of the running aclInit (defaults, acl.json,
+ * environment, rounding applied) as a JSON object.  Copies at most bufSize
+ * bytes including the NUL into buf (buf may be NULL with bufSize 0) and
+ * writes the full size including the NUL to *needed.  ACL_ERROR_UNINITIALIZE
+ * before aclInit; ACL_ERROR_INVALID_PARAM when buf is too small (with
+ * *needed set) or needed is NULL. */
+ACL_FUNC_VISIBILITY aclError openaclGetEffectiveConfig(char *buf, size_t bufSize, size_t *needed);
+
+/* Validates an acl.json file exactly as aclInit would, without initialising.
+ * Returns what aclInit would return for it (ACL_SUCCESS when valid).  When
+ * report is not NULL it receives one line per problem, "error|warning
+ * <key path>: <message>", or the effective configuration as JSON when the
+ * file is valid; truncation and *needed work as in openaclGetEffectiveConfig
+ * (a report that does not fit is truncated, never an error). */
+ACL_FUNC_VISIBILITY aclError openaclCheckConfigFile(const char *path, char *report, size_t reportSize,
+                                                    size_t *needed);
+
+/* The path of the log file this process writes, or NULL when it writes none
+ * (logging off, or to stderr because the directory is not writable). */
+ACL_FUNC_VISIBILITY const char *openaclGetLogFilePath(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,21 @@
+#!/bin/sh
+# install-deps.sh - installs what openacl needs to build and test on Debian 12.
+# Idempotent: packages already present are left alone.  Run as root (or with sudo).
+set -eu
+
+PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev"
+
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "install-deps: installing:$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+else
+  echo "install-deps: everything is installed"
+fi

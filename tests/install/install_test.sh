@@ -1,0 +1,36 @@
+#!/bin/sh
+# install_test.sh BUILD_DIR - installs the build into a fresh prefix and builds
+# a consumer against it three ways: pkg-config, the CMake package, and plain
+# -lacl_rt (the vendor's newer library name).  Each consumer must run.
+set -eu
+build=$1
+src=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$prefix/lib
+[ -d "$libdir" ] || libdir=$(dirname "$(find "$prefix" -name 'libascendcl.so' | head -n1)")
+for f in libascendcl.so libacl_rt.so; do
+  [ -e "$libdir/$f" ] || { echo "missing $libdir/$f"; exit 1; }
+done
+ls "$libdir"/libascendcl.so.*.*.* >/dev/null || { echo "no versioned libascendcl.so"; exit 1; }
+[ -f "$prefix/include/acl/acl.h" ] || { echo "missing include/acl/acl.h"; exit 1; }
+export LD_LIBRARY_PATH=$libdir
+export ASCEND_PROCESS_LOG_PATH=$work/log
+
+# 1. pkg-config
+PKG_CONFIG_PATH=$libdir/pkgconfig
+export PKG_CONFIG_PATH
+cc -o "$work/c_pkgconfig" "$src/consumer/consumer.c" $(pkg-config --cflags --libs ascendcl)
+"$work/c_pkgconfig"
+
+# 2. CMake package
+cmake -S "$src/consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/cmake-build" >/dev/null
+"$work/cmake-build/consumer"
+
+# 3. -lacl_rt
+cc -o "$work/c_aclrt" "$src/consumer/consumer.c" -I"$prefix/include" -L"$libdir" -lacl_rt
+"$work/c_aclrt"
+echo "install_test: ok"
