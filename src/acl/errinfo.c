@@ -3,14 +3,16 @@
  * explaining a code by number, by name or by position in the table.
  *
  * These functions only read the static table in src/common/error_table.h,
- * so they work before aclInit and after aclFinalize, from any thread, and
- * record nothing for aclGetRecentErrMsg: a lookup that finds nothing is an
- * answer, not a failure of the program.
+ * so they work before aclInit and after aclFinalize, from any thread.  A
+ * NULL info pointer is a caller error and is recorded for
+ * aclGetRecentErrMsg; a code or name that is not in the table is an answer
+ * (ACL_ERROR_INVALID_PARAM with info cleared), so it records nothing.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "acl/acl.h"
+#include "common/errmsg.h"
 #include "common/error.h"
 #include "openacl/openacl.h"
 
@@ -31,13 +33,13 @@ static aclError errinfo_fill(const acl__error_info *e, openaclErrorInfo *info) {
 
 aclError openaclGetErrorInfo(aclError code, openaclErrorInfo *info) {
   if (info == NULL)
-    return ACL_ERROR_INVALID_PARAM;
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "info is NULL");
   return errinfo_fill(acl__error_lookup(code), info);
 }
 
 aclError openaclGetErrorInfoByName(const char *name, openaclErrorInfo *info) {
   if (info == NULL)
-    return ACL_ERROR_INVALID_PARAM;
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "info is NULL");
   return errinfo_fill(acl__error_lookup_name(name), info);
 }
 
@@ -47,6 +49,6 @@ size_t openaclGetErrorCount(void) { return acl__error_count(); }
 
 aclError openaclGetErrorInfoByIndex(size_t index, openaclErrorInfo *info) {
   if (info == NULL)
-    return ACL_ERROR_INVALID_PARAM;
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "info is NULL");
   return errinfo_fill(acl__error_at(index), info);
 }

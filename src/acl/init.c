@@ -252,6 +252,16 @@ static int acl__parse_config(const char *path, const char *text, size_t len, acl
   return rc;
 }
 
+/* Logs a text longer than one log record allows, in numbered parts. */
+static void acl__log_long_text(const char *what, const char *text) {
+  enum { PART = 900 };
+  if (!ACL__LOG_ENABLED(ACL__LOG_INFO, ACL__MOD_ASCENDCL))
+    return;
+  size_t len = strlen(text), parts = (len + PART - 1) / PART;
+  for (size_t i = 0; i < parts; i++)
+    ACL__LOGI(ACL__MOD_ASCENDCL, "%s (%zu/%zu): %.*s", what, i + 1, parts, (int)PART, text + i * PART);
+}
+
 static int acl__init_first(const char *path) {
   struct timespec t0, ts;
   double ms_env = 0, ms_log = 0, ms_cfg = 0, ms_cb = 0, ms_disc = 0, ms_rm = 0;
@@ -342,7 +352,7 @@ static int acl__init_first(const char *path) {
             "%.3f ms; total %.3f ms",
             ms_env, ms_log, ms_cfg, ms_cb, ms_disc, acl__proc.hal.visible_count, acl__proc.hal.physical_count,
             acl__proc.hal.soc_name, ms_rm, acl__ms_since(&t0));
-  ACL__LOGI(ACL__MOD_ASCENDCL, "effective configuration: %s", acl__proc.effective_json);
+  acl__log_long_text("effective configuration", acl__proc.effective_json);
   return ACL_SUCCESS;
 
 fail:
@@ -411,7 +421,7 @@ static int acl__teardown(const char *api) {
   acl__proc.ref = 0;
   acl__errmsg_set_mode(0);
   ACL__LOGI(ACL__MOD_ASCENDCL, "%s: openacl finalised", api);
-  if (acl__log_flush(flush_ms) != 0)
+  if (acl__log_flush(flush_ms) != 0 && flush_ms > 0)
     fprintf(stderr, "openacl: warning: %s: log lines not written within ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=%d ms\n",
             api, flush_ms);
   return rc;

@@ -1285,7 +1285,7 @@ int acl__config_parse(acl__config *cfg, const char *text, size_t len, acl__diags
    * and an empty file means the same (the defaults). */
   if (text == NULL || blank(text, len))
     goto out;
-  root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
   if (root == NULL) {
     err(&c, ACL_ERROR_PARSE_FILE, "", "JSON syntax error at line %d, column %d: %s",
         jerr.line, jerr.column, jerr.text);
@@ -1351,7 +1351,7 @@ static const char *not_writable(const char *dir, char *buf, size_t n) {
     }
     return NULL;
   }
-  if (errno != ENOENT) {
+  if (errno != ENOENT && errno != ENOTDIR) {
     snprintf(buf, n, "%s", strerror(errno));
     return buf;
   }
@@ -1378,7 +1378,7 @@ static const char *not_writable(const char *dir, char *buf, size_t n) {
       why = buf;
       break;
     }
-    if (errno != ENOENT) {
+    if (errno != ENOENT && errno != ENOTDIR) {
       snprintf(buf, n, "it cannot be created: %.200s: %s", copy, strerror(errno));
       why = buf;
       break;

@@ -22,6 +22,7 @@
  * Locks, in the order they are taken:
  *   g_config_lock  serialises (re)configuration; never taken by the writer.
  *   g_lock         the writer lock: guards every field of `g`.
+ *   g_time_lock    a leaf: the cached local time (see log_localtime).
  */
 #include "common/log.h"
 
@@ -57,6 +58,26 @@ static pthread_mutex_t g_config_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int tls_configuring;  /* this thread is in log_ensure_configured */
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Local time is computed under its own leaf lock (taken after g_lock when
+ * both are held) and cached per second.  The lock matters for fork(): glibc
+ * does not reset its time-zone lock in a child, so a child forked while one
+ * of our threads was inside localtime_r would hang at its first log line.
+ * Taking g_time_lock in the prepare handler keeps our threads out of
+ * localtime_r at that moment. */
+static pthread_mutex_t g_time_lock = PTHREAD_MUTEX_INITIALIZER;
+static time_t g_time_sec = (time_t)-1;  /* guarded by g_time_lock */
+static struct tm g_time_tm;             /* guarded by g_time_lock */
+
+static void log_localtime(time_t sec, struct tm *out) {
+  pthread_mutex_lock(&g_time_lock);
+  if (sec != g_time_sec) {
+    localtime_r(&sec, &g_time_tm);
+    g_time_sec = sec;
+  }
+  *out = g_time_tm;
+  pthread_mutex_unlock(&g_time_lock);
+}
 static struct {                 /* all guarded by g_lock */
   char *dir;                    /* ASCEND_PROCESS_LOG_PATH (NULL: default not yet computed) */
   size_t file_size;             /* rotate before a file would exceed this */
@@ -65,9 +86,9 @@ static struct {                 /* all guarded by g_lock */
   FILE *fp;                     /* the current plog file, NULL until the first line */
   char path[PATH_MAX];          /* its path ("" when fp is NULL) */
   size_t written;               /* bytes in the current file */
-  pid_t owner;                  /* the process that opened fp */
+  pid_t owner;                  /* the process whose files these are (0: none yet) */
   long long last_stamp_ms;      /* stamp of the newest file name, for uniqueness */
-  char **files;                 /* ring of this process's file paths, oldest first */
+  char **files;                 /* this process's file paths, oldest first; file_num slots */
   int nfiles;                   /* entries in use, <= file_num */
   int to_stderr;                /* the directory failed: lines go to stderr */
   int warned;                   /* the stderr warning was printed */
@@ -279,7 +300,7 @@ static int open_file_locked(pid_t pid) {
   for (int attempt = 0; attempt < 1000; attempt++, stamp++) {
     time_t sec = (time_t)(stamp / 1000);
     struct tm tm;
-    localtime_r(&sec, &tm);
+    log_localtime(sec, &tm);
     char path[PATH_MAX];
     int n = snprintf(path, sizeof(path), "%s/plog-%d_%04d%02d%02d%02d%02d%02d%03d.log", plog,
                      (int)pid, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
@@ -338,8 +359,11 @@ static void fall_back_to_stderr_locked(int err) {
 
 /* Hands one finished line to its destinations.  g_lock held. */
 static void write_line_locked(int level, const char *line, size_t len, pid_t pid) {
-  if (g.fp != NULL && g.owner != pid)
+  if (g.owner != 0 && g.owner != pid) {
     forget_files_locked(1);  /* forked without the atfork handlers */
+    g.owner = 0;
+    g.last_stamp_ms = 0;
+  }
 
   if (!g.to_stderr) {
     if (g.dir == NULL)
@@ -415,7 +439,7 @@ void acl__log_vwrite(int level, acl__log_module mod, const char *file, int line,
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   struct tm tm;
-  localtime_r(&ts.tv_sec, &tm);
+  log_localtime(ts.tv_sec, &tm);
 
   char buf[LOG_HEAD_MAX + LOG_MSG_MAX + 1];
   int head = snprintf(buf, LOG_HEAD_MAX,
@@ -481,19 +505,21 @@ int acl__log_flush(int timeout_ms) {
 
 const char *acl__log_current_path(void) {
   pthread_mutex_lock(&g_lock);
-  int open = g.fp != NULL && g.owner == getpid();
-  if (open)
+  int have = g.fp != NULL && g.owner == getpid();
+  if (have)
     memcpy(tls_path, g.path, strlen(g.path) + 1);
   pthread_mutex_unlock(&g_lock);
-  return open ? tls_path : NULL;
+  return have ? tls_path : NULL;
 }
 
 void acl__log_atfork_prepare(void) {
   pthread_mutex_lock(&g_config_lock);
   pthread_mutex_lock(&g_lock);
+  pthread_mutex_lock(&g_time_lock);
 }
 
 void acl__log_atfork_parent(void) {
+  pthread_mutex_unlock(&g_time_lock);
   pthread_mutex_unlock(&g_lock);
   pthread_mutex_unlock(&g_config_lock);
 }
@@ -503,6 +529,8 @@ void acl__log_atfork_child(void) {
    * them, then let the next line open the child's own file. */
   pthread_mutex_init(&g_config_lock, NULL);
   pthread_mutex_init(&g_lock, NULL);
+  pthread_mutex_init(&g_time_lock, NULL);
   forget_files_locked(1);
+  g.owner = 0;
   g.last_stamp_ms = 0;
 }

@@ -327,3 +327,39 @@ TEST(unit_log_threads_stress) {
   th_rmtree(dir);
   free(dir);
 }
+
+/* A fork() that bypasses the hooks (no aclInit registered them): the child
+ * still drops the parent's FILE and buffered lines and opens its own file. */
+TEST(unit_log_fork_without_hooks) {
+  char *dir = th_tmpdir();
+  acl__env env;
+  test_env(&env, dir, ACL__LOG_DEBUG);
+  env.log_file_size = 4096;
+  env.host_log_file_num = 2;
+  acl__log_configure(&env);
+  ACL__LOGI(ACL__MOD_APP, "parent buffered");
+  char *parent = strdup(acl__log_current_path());
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    /* Enough lines to rotate several times: the parent's file must survive. */
+    for (int i = 0; i < 200; i++)
+      ACL__LOGI(ACL__MOD_APP, "child line %d", i);
+    acl__log_flush(-1);
+    const char *path = acl__log_current_path();
+    _exit(path != NULL && strcmp(path, parent) != 0 ? 0 : 3);
+  }
+  int status = 0;
+  CHECK_INT_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status));
+  CHECK_INT_EQ(WEXITSTATUS(status), 0);
+  CHECK_STR_EQ(acl__log_current_path(), parent);
+  char *text = current_text();
+  CHECK_STR_HAS(text, "parent buffered\n");
+  CHECK(strstr(strstr(text, "parent buffered") + 1, "parent buffered") == NULL);
+  CHECK(strstr(text, "child line") == NULL);
+  free(text);
+  free(parent);
+  th_rmtree(dir);
+  free(dir);
+}
