@@ -23,15 +23,22 @@
 #endif
 #endif
 
+/* Marks declarations the vendor has deprecated. */
 #ifndef ACL_DEPRECATED
 #if defined(__GNUC__) || defined(__clang__)
 #define ACL_DEPRECATED __attribute__((deprecated))
-#define ACL_DEPRECATED_MESSAGE(msg) __attribute__((deprecated(msg)))
 #elif defined(_MSC_VER)
 #define ACL_DEPRECATED __declspec(deprecated)
-#define ACL_DEPRECATED_MESSAGE(msg) __declspec(deprecated(msg))
 #else
 #define ACL_DEPRECATED
+#endif
+#endif
+#ifndef ACL_DEPRECATED_MESSAGE
+#if defined(__GNUC__) || defined(__clang__)
+#define ACL_DEPRECATED_MESSAGE(msg) __attribute__((deprecated(msg)))
+#elif defined(_MSC_VER)
+#define ACL_DEPRECATED_MESSAGE(msg) __declspec(deprecated(msg))
+#else
 #define ACL_DEPRECATED_MESSAGE(msg)
 #endif
 #endif

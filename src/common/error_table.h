@@ -267,8 +267,8 @@
      "use an id below aclrtGetDeviceCount(); check OPENACL_DEVICE_COUNT and ASCEND_RT_VISIBLE_DEVICES") \
   XX(ACL_ERROR_RT_CONTEXT_NULL, 107002, "no current context", \
      "the calling thread has no device set and no context current (each thread needs its own)", \
-     "call aclrtSetDevice (or aclrtSetCurrentContext) in this thread first, or set defaultDevice in " \
-     "acl.json") \
+     "call aclrtSetDevice (or aclrtSetCurrentContext) in this thread first, or set " \
+     "defaultDevice.default_device in acl.json") \
   XX(ACL_ERROR_RT_STREAM_CONTEXT, 107003, "the stream is not in the current context", \
      "the stream was created in another context than the calling thread's current one", \
      "make the stream's context current (aclrtSetCurrentContext) or use a stream created in this context") \

@@ -23,6 +23,9 @@
 #include "openacl/openacl.h"
 
 int headers_tu_use(aclrtStream stream);
+/* The deprecation macros expand to something every compiler accepts. */
+ACL_DEPRECATED int headers_tu_old(void);
+ACL_DEPRECATED_MESSAGE("use headers_tu_use instead") int headers_tu_older(void);
 
 /* Error codes of all three declaration styles compare with an aclError;
  * the runtime's #define codes also work as case labels. */
