@@ -242,7 +242,7 @@ static int acl__parse_config(const char *path, const char *text, size_t len, acl
     size_t more = acl__diags_error_count(&d) - 1;
     rc = acl__fail("aclInit", rc, __FILE__, __LINE__, "configuration file '%s': %s%s%s%s", path,
                    e ? e->path : "", e && e->path[0] ? ": " : "", e ? e->message : "invalid",
-                   more ? " (and more problems: run 'openacl config check' on the file)" : "");
+                   more ? " (there are more problems: openaclCheckConfigFile lists every one)" : "");
     acl__config_free(cfg);
   } else {
     acl__report_warnings(&d, path[0] ? path : "defaults");

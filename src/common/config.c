@@ -1491,7 +1491,7 @@ static json_t *strlist_json(const strlist *l) {
   return a;
 }
 
-static json_t *dump_json(const acl__config *cfg) {
+static json_t *dump_json(const acl__config *cfg, int derived) {
   dump_state st;
   dump_state_of(cfg, &st);
   json_t *d = json_object();
@@ -1529,6 +1529,8 @@ static json_t *dump_json(const acl__config *cfg) {
   } else {
     put(d, "dump_kernel_data", json_null());
   }
+  if (!derived)
+    return d;
   json_t *on = json_object();
   put(on, "model_dump", json_boolean(st.model));
   put(on, "op_dump", json_boolean(st.op));
@@ -1565,18 +1567,22 @@ static json_t *env_json(const acl__env *env) {
   return e;
 }
 
-/* The effective configuration as a JSON tree; with_env adds "environment". */
-static json_t *config_json(const acl__config *cfg, const acl__env *env, int with_env) {
+/* The effective configuration as a JSON tree.  `full` adds what is derived
+ * or resolved (dump.enabled, dump.resolved, profiler.output_resolved) and
+ * "environment"; without it only what a file configures is left, which is
+ * what two configurations are compared on. */
+static json_t *config_json(const acl__config *cfg, const acl__env *env, int full) {
   json_t *root = json_object();
   if (root == NULL)
     return NULL;
-  put(root, "dump", dump_json(cfg));
+  put(root, "dump", dump_json(cfg, full));
 
   json_t *prof = json_object();
   put(prof, "switch", json_string(cfg->prof[PROF_SWITCH] ? cfg->prof[PROF_SWITCH] : "off"));
   for (size_t i = 1; i < PROF_KEY_COUNT; i++)
     put(prof, k_prof[i].key, str_or_null(cfg->prof[i]));
-  put(prof, "output_resolved", str_or_null(cfg->prof_output_abs));
+  if (full)
+    put(prof, "output_resolved", str_or_null(cfg->prof_output_abs));
   put(root, "profiler", prof);
 
   put(root, "max_opqueue_num", uint_json(cfg->max_opqueue_num));
@@ -1598,7 +1604,7 @@ static json_t *config_json(const acl__config *cfg, const acl__env *env, int with
   json_t *graph = json_object();
   put(graph, "event_mode", json_string(cfg->event_mode ? "1" : "0"));
   put(root, "acl_graph", graph);
-  if (with_env)
+  if (full)
     put(root, "environment", env ? env_json(env) : json_null());
   return root;
 }

@@ -3,7 +3,7 @@
  * environment).  Each entry says where (a key path such as
  * "dump.dump_list[1].layer" or a variable name), what is wrong, and which
  * ACL error code it maps to.  Warnings and errors share the list so that
- * `openacl config check` can print every problem, while aclInit fails with
+ * openaclCheckConfigFile can report every problem, while aclInit fails with
  * the code of the first error.
  */
 #ifndef OPENACL_COMMON_DIAG_H

@@ -331,3 +331,27 @@ TEST(error_names_code_and_key) {
   th_rmtree(dir);
   free(dir);
 }
+
+TEST(repeated_init_reports_difference) {
+  char *dir = th_tmpdir();
+  char *first = th_write_file(dir, "first.json", "{\"dump\": {\"dump_scene\": \"lite_exception\"}}");
+  char *second = th_write_file(dir, "second.json",
+                               "{\"max_opqueue_num\": 10, \"dump\": {\"dump_scene\": "
+                               "\"lite_exception\", \"dump_mode\": \"all\"}}");
+  CHECK_INT_EQ(aclInit(first), ACL_SUCCESS);
+  CHECK_INT_EQ(aclInit(second), ACL_ERROR_REPEAT_INITIALIZE);
+  const char *msg = aclGetRecentErrMsg();
+  CHECK_NOT_NULL(msg);
+  CHECK_STR_HAS(msg, "max_opqueue_num: 20000 -> 10");
+  CHECK_STR_HAS(msg, "dump.dump_mode: \"output\" -> \"all\"");
+  CHECK(strstr(msg, "resolved") == NULL);
+  /* the first configuration stays */
+  char *json = effective_config();
+  CHECK_STR_HAS(json, "\"max_opqueue_num\": 20000");
+  free(json);
+  CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
+  free(first);
+  free(second);
+  th_rmtree(dir);
+  free(dir);
+}

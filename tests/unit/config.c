@@ -620,9 +620,24 @@ TEST(diff) {
   CHECK_STR_HAS(d, "max_opqueue_num: 100 -> 10");
   CHECK_STR_HAS(d, "err_msg_mode: \"0\" -> \"1\"");
   CHECK_STR_HAS(d, "dump.dump_path: null -> \"/tmp/x\"");
-  CHECK_STR_HAS(d, "dump.enabled.model_dump: false -> true");
+  CHECK_STR_HAS(d, "dump.dump_list: [] -> [{\"model_name\":\"m\"}]");
   CHECK_STR_HAS(d, "; ");
+  CHECK(strstr(d, "enabled") == NULL);
   free(d);
+  /* resolved paths and the environment are not configuration differences */
+  acl__env env = empty_env();
+  env.work_path = "/tmp/elsewhere";
+  const char *t = "{\"dump\": {\"dump_scene\": \"lite_exception\", \"dump_path\": \"rel\"}}";
+  result c1, c2;
+  run_text(&c1, t, strlen(t), &env);
+  memset(&c2, 0, sizeof(c2));
+  c2.cfg = acl__config_new();
+  CHECK_INT_EQ(acl__config_parse(c2.cfg, t, strlen(t), &c2.diags), 0);
+  d = acl__config_diff(c1.cfg, c2.cfg);
+  CHECK_STR_EQ(d, "");
+  free(d);
+  result_free(&c1);
+  result_free(&c2);
   CHECK_NULL(acl__config_diff(NULL, b.cfg));
   result_free(&a);
   result_free(&b);
