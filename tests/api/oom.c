@@ -69,13 +69,13 @@ void free(void *p) {
     atomic_fetch_sub(&oom_live, 1);
   __libc_free(p);
 }
-#endif
 
 static const char *full_config =
     "{\"dump\": {\"dump_list\": [{\"model_name\": \"m\", \"layer\": [\"a\", \"b\"]}], \"dump_path\": \"/tmp\","
     " \"dump_mode\": \"all\"}, \"max_opqueue_num\": \"100\", \"err_msg_mode\": \"1\","
     " \"defaultDevice\": {\"default_device\": 0}, \"StackSize\": {\"aicore_stack_size\": 32768},"
     " \"unknown_key\": 1}";
+#endif
 
 TEST(init_survives_every_failed_allocation) {
 #ifdef OOM_SANITIZED
