@@ -255,8 +255,6 @@ static int acl__parse_config(const char *path, const char *text, size_t len, acl
 /* Logs a text longer than one log record allows, in numbered parts. */
 static void acl__log_long_text(const char *what, const char *text) {
   enum { PART = 900 };
-  if (!ACL__LOG_ENABLED(ACL__LOG_INFO, ACL__MOD_ASCENDCL))
-    return;
   size_t len = strlen(text), parts = (len + PART - 1) / PART;
   for (size_t i = 0; i < parts; i++)
     ACL__LOGI(ACL__MOD_ASCENDCL, "%s (%zu/%zu): %.*s", what, i + 1, parts, (int)PART, text + i * PART);
@@ -321,7 +319,7 @@ static int acl__init_first(const char *path) {
   ms_disc = acl__ms_since(&ts);
 
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  acl__proc.effective_json = acl__config_to_json(acl__proc.cfg, &acl__proc.env);
+  acl__proc.effective_json = acl__config_to_json(acl__proc.cfg, &acl__proc.env, 0);
   if (acl__proc.effective_json == NULL) {
     rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
     goto fail;
@@ -352,7 +350,11 @@ static int acl__init_first(const char *path) {
             "%.3f ms; total %.3f ms",
             ms_env, ms_log, ms_cfg, ms_cb, ms_disc, acl__proc.hal.visible_count, acl__proc.hal.physical_count,
             acl__proc.hal.soc_name, ms_rm, acl__ms_since(&t0));
-  acl__log_long_text("effective configuration", acl__proc.effective_json);
+  if (ACL__LOG_ENABLED(ACL__LOG_INFO, ACL__MOD_ASCENDCL)) {
+    char *line = acl__config_to_json(acl__proc.cfg, &acl__proc.env, 1);
+    acl__log_long_text("effective configuration", line ? line : "(out of memory)");
+    free(line);
+  }
   return ACL_SUCCESS;
 
 fail:
@@ -622,7 +624,7 @@ aclError openaclCheckConfigFile(const char *path, char *report, size_t reportSiz
   size_t cap = 256, pos = 0;
   for (size_t i = 0; i < d.count; i++)
     cap += strlen(d.items[i].path) + strlen(d.items[i].message) + 16;
-  if (rc == ACL_SUCCESS && (json = acl__config_to_json(cfg, &env)) != NULL)
+  if (rc == ACL_SUCCESS && (json = acl__config_to_json(cfg, &env, 0)) != NULL)
     cap += strlen(json);
   out = malloc(cap);
   if (out != NULL) {

@@ -1563,7 +1563,20 @@ static json_t *env_json(const acl__env *env) {
       str_or_null(env->rt_visible_devices.set ? env->rt_visible_devices.raw : NULL));
   put(e, "ASCEND_VISIBLE_DEVICES",
       str_or_null(env->visible_devices.set ? env->visible_devices.raw : NULL));
+  put(e, "ASCEND_HOST_LOG_FILE_NUM", json_integer(env->host_log_file_num));
+  json_t *mods = json_object();
+  static const char *const mod_names[ACL__MOD_COUNT] = {
+#define CONFIG_MOD_NAME(name) #name,
+      ACL__LOG_MODULES(CONFIG_MOD_NAME)
+#undef CONFIG_MOD_NAME
+  };
+  for (int m = 0; m < ACL__MOD_COUNT; m++)
+    put(mods, mod_names[m],
+        json_integer(env->module_log_level[m] >= 0 ? env->module_log_level[m] : env->global_log_level));
+  put(e, "ASCEND_MODULE_LOG_LEVEL (effective)", mods);
   put(e, "OPENACL_DEVICE_COUNT", json_integer(env->device_count));
+  put(e, "OPENACL_SOC_NAME", str_or_null(env->soc_name));
+  put(e, "OPENACL_LOG_FILE_SIZE", json_integer((json_int_t)env->log_file_size));
   return e;
 }
 
@@ -1609,13 +1622,13 @@ static json_t *config_json(const acl__config *cfg, const acl__env *env, int full
   return root;
 }
 
-char *acl__config_to_json(const acl__config *cfg, const acl__env *env) {
+char *acl__config_to_json(const acl__config *cfg, const acl__env *env, int compact) {
   if (cfg == NULL)
     return NULL;
   json_t *root = config_json(cfg, env, 1);
   if (root == NULL)
     return NULL;
-  char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  char *text = json_dumps(root, (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER);
   json_decref(root);
   return text;
 }

@@ -43,8 +43,9 @@ int acl__config_parse(acl__config *cfg, const char *text, size_t len, acl__diags
 void acl__config_apply_env(acl__config *cfg, const acl__env *env, acl__diags *diags);
 
 /* The effective configuration (defaults, file, environment, rounding) as a
- * JSON object text, malloc'd; NULL when out of memory. */
-char *acl__config_to_json(const acl__config *cfg, const acl__env *env);
+ * JSON object text, indented two spaces or on one line (compact), malloc'd;
+ * NULL when out of memory. */
+char *acl__config_to_json(const acl__config *cfg, const acl__env *env, int compact);
 
 /* Values the runtime needs. */
 int acl__config_err_msg_mode(const acl__config *cfg);        /* 0 thread, 1 process */

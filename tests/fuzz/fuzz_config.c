@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
   if (rc == 0) {
     acl__config_apply_env(cfg, with_env ? &env : NULL, &diags);
-    char *json = acl__config_to_json(cfg, with_env ? &env : NULL);
+    char *json = acl__config_to_json(cfg, with_env ? &env : NULL, (int)(size & 1));
     char *diff = acl__config_diff(defaults, cfg);
     free(json);
     free(diff);

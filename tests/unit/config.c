@@ -56,7 +56,7 @@ static void run_text(result *r, const char *text, size_t len, const acl__env *en
   r->code = acl__config_parse(r->cfg, text, len, &r->diags);
   if (r->code == ACL_SUCCESS) {
     acl__config_apply_env(r->cfg, env, &r->diags);
-    r->json = acl__config_to_json(r->cfg, env);
+    r->json = acl__config_to_json(r->cfg, env, 0);
     CHECK_NOT_NULL(r->json);
   }
 }
@@ -252,7 +252,7 @@ TEST(defaults) {
   CHECK_NOT_NULL(cfg);
   CHECK_INT_EQ(acl__config_err_msg_mode(cfg), 0);
   CHECK_INT_EQ(acl__config_default_device(cfg), -1);
-  char *json = acl__config_to_json(cfg, NULL);
+  char *json = acl__config_to_json(cfg, NULL, 0);
   CHECK_NOT_NULL(json);
   CHECK_STR_HAS(json, "\"max_opqueue_num\": 20000");
   CHECK_STR_HAS(json, "\"aicore_stack_size\": 32768");
@@ -389,7 +389,7 @@ TEST(parse_twice_replaces) {
   CHECK_INT_EQ(acl__config_parse(cfg, first, strlen(first), &d), 0);
   const char *second = "{\"dump\": {\"dump_path\": \"/b\", \"dump_list\": [{\"model_name\": \"n\"}]}}";
   CHECK_INT_EQ(acl__config_parse(cfg, second, strlen(second), &d), 0);
-  char *json = acl__config_to_json(cfg, NULL);
+  char *json = acl__config_to_json(cfg, NULL, 0);
   CHECK_STR_HAS(json, "\"dump_path\": \"/b\"");
   CHECK_STR_HAS(json, "\"model_name\": \"n\"");
   free(json);
