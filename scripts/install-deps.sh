@@ -1,9 +1,13 @@
 #!/bin/sh
-# install-deps.sh - installs what openacl needs to build and test on Debian 12.
+# install-deps.sh [--bench] - installs what openacl needs to build and test on
+# Debian 12; --bench adds the peers the benchmarks compare against (PoCL).
 # Idempotent: packages already present are left alone.  Run as root (or with sudo).
 set -eu
 
 PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev"
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1"
+fi
 
 missing=""
 for p in $PACKAGES; do
