@@ -1,12 +1,13 @@
 #!/bin/sh
 # install-deps.sh [--bench] - installs what openacl needs to build and test on
-# Debian 12; --bench adds the peers the benchmarks compare against (PoCL).
+# Debian 12; --bench adds the peers the benchmarks compare against (PoCL, and
+# the OpenCL headers bench_runtime builds its peer with).
 # Idempotent: packages already present are left alone.  Run as root (or with sudo).
 set -eu
 
 PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev"
 if [ "${1:-}" = "--bench" ]; then
-  PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1"
+  PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers"
 fi
 
 missing=""

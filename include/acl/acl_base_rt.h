@@ -275,6 +275,8 @@ ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 /* The capabilities this installation supports, and the value of one. */
 ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
 ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+/* A capability of a device, e.g. ACL_DEVICE_INFO_AI_CORE_NUM. */
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
 
 /* ACL_APP_LOG(level, fmt, ...) logs with the caller's function, file and line.
  * Written with the format inside the variable arguments so that it needs no

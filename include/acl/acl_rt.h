@@ -861,6 +861,226 @@ ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCA
 /* Where the software stack runs; works before aclInit. */
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
 
+/* ---- devices -------------------------------------------------------------- */
+
+/* Binds the device's default context to the calling thread (counted). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+/* Undoes one aclrtSetDevice; at zero the device's resources are released. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+/* Releases the device's resources whatever the count. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+/* timeout in milliseconds, -1 = wait forever. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* ---- contexts ------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active);
+
+/* ---- streams -------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+/* priority 0 (highest) .. 7; flag: OR of ACL_STREAM_*. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+/* timeout in milliseconds, -1 = wait forever. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+
+/* ---- events --------------------------------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+/* Deprecated: use aclrtQueryEventStatus. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+/* timeout in milliseconds, -1 = wait forever. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+/* Milliseconds between two recorded, completed events. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
+
+/* ---- memory --------------------------------------------------------------- */
+
+/* Device memory of the current context's device.  The size is rounded up to
+ * 32 bytes, then 32 more are added (Align32: rounded up only); the start is
+ * 64-byte aligned; size 0 or a NULL devPtr gives ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/* cfg may be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                aclrtMallocConfig *cfg);
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
+/* Frees at once, without waiting for tasks that may still use the memory. */
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+/* Waits for the device's tasks, then frees. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
+/* Pinned (page-locked) host memory: page-aligned; asynchronous copies from
+ * and to it are truly asynchronous. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
+/* Copies count bytes; count > destMax gives ACL_ERROR_RT_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                         aclrtMemcpyKind kind);
+/* Asynchronous with device and aclrtMallocHost memory; with other host
+ * memory the copy is complete when the call returns. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream);
+/* Sets count bytes to the low byte of value. */
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream);
+/* Sets N 32-bit words; memSize must be at least 4 * N. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
+                                                 aclrtStream stream);
+/* height rows of width bytes; dpitch and spitch are the distances between
+ * rows.  Host to device and device to host only. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                size_t width, size_t height, aclrtMemcpyKind kind,
+                                                aclrtStream stream);
+/* Free and total bytes of the current device; 0 and 0 for a kind it lacks. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+
+/* ---- host callbacks ------------------------------------------------------- */
+
+/* Makes thread threadId (its pthread_t value) the one that runs the
+ * callbacks launched on stream, inside its aclrtProcessReport calls. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+/* Queues fn(userData) on stream; with ACL_CALLBACK_BLOCK later tasks of the
+ * stream wait until the subscribed thread has run it. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+/* Runs at most one pending callback in the calling (subscribed) thread.
+ * timeout in milliseconds, -1 = wait forever. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+/* Queues fn(args) on stream, run by the runtime itself; later tasks of the
+ * stream wait for it. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/* ---- kernels -------------------------------------------------------------- */
+
+/* Launch attributes (aclrtLaunchKernelV2, WithConfig, WithHostArgs).  On
+ * openacl's cpu device every attribute is checked and then ignored. */
+typedef struct aclrtTimeoutUs {
+  uint32_t timeoutLow;
+  uint32_t timeoutHigh;
+} aclrtTimeoutUs;
+
+typedef union aclrtLaunchKernelAttrValue {
+  uint8_t schemMode;
+  uint32_t localMemorySize;  /* deprecated name of dynUBufSize */
+  uint32_t dynUBufSize;
+  aclrtEngineType engineType;
+  uint32_t blockDimOffset;
+  uint8_t isBlockTaskPrefetch;
+  uint8_t isDataDump;
+  uint16_t timeout;          /* seconds */
+  aclrtTimeoutUs timeoutUs;
+  uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+typedef struct aclrtLaunchKernelAttr {
+  aclrtLaunchKernelAttrId id;
+  aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+typedef struct aclrtLaunchKernelCfg {
+  aclrtLaunchKernelAttr *attrs;
+  size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+/* A pointer slot in host arguments (aclrtLaunchKernelWithHostArgs): the
+ * pointer at addrOffset is set to the device copy of the data at dataOffset. */
+typedef struct aclrtPlaceHolderInfo {
+  uint32_t addrOffset;
+  uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
+/* Kernel binaries (on openacl's cpu device: shared objects of C kernels,
+ * see include/openacl/kernel.h).  binPath: the binary's path. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                                     const aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle);
+/* Launches already queued still run; the handle and its functions die now. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                                                    aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name);
+
+/* Building kernel arguments on the host. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+                                                          void *userHostMem, size_t actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                                       size_t *actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                                                   aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                                              aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle, size_t dataSize,
+                                                                 void **bufferAddr);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+                                                       void *param, size_t paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+
+/* Launches (asynchronous).  numBlocks >= 1.  argsData: device memory
+ * holding the packed arguments, read when the call is made. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                               size_t argsSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                 const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg,
+                                                 aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                         aclrtArgsHandle argsHandle, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                           aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                           void *hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo *placeHolderArray,
+                                                           size_t placeHolderNum);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,7 +15,8 @@
  * no device memory reserved (that waits for aclrtSetDevice).
  *
  * Teardown order (aclFinalize, or aclFinalizeReference reaching zero):
- *   finalize callbacks -> resource manager -> configuration -> log flush.
+ *   finalize callbacks -> runtime (devices reset, leaks logged) ->
+ *   configuration -> log flush.
  *
  * Lock: acl__proc.lock (recursive, so that a callback may call back into
  * the lifecycle from the same thread) guards everything in acl__proc.  It
@@ -38,6 +39,7 @@
 #include "common/log.h"
 #include "hal/hal.h"
 #include "openacl/openacl.h"
+#include "rt/rt.h"
 
 #define ACL__MAX_CALLBACKS 64
 
@@ -325,6 +327,11 @@ static int acl__init_first(const char *path) {
     goto fail;
   }
   acl__errmsg_set_mode(acl__config_err_msg_mode(acl__proc.cfg));
+  rc = acl__rt_init(&acl__proc.hal, acl__config_default_device(acl__proc.cfg));
+  if (rc != ACL_SUCCESS) {
+    rc = ACL__FAIL(rc, "out of host memory for the device table");
+    goto fail;
+  }
   ms_rm = acl__ms_since(&ts);
 
   if (path[0] != '\0') {
@@ -332,6 +339,7 @@ static int acl__init_first(const char *path) {
     if (pp == NULL || pt == NULL) {
       free(pp);
       free(pt);
+      acl__rt_shutdown();
       rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
       goto fail;
     }
@@ -417,6 +425,7 @@ aclError aclInit(const char *configPath) {
 
 static int acl__teardown(const char *api) {
   int rc = acl__run_fini_callbacks(api);
+  acl__rt_shutdown();
   int flush_ms = acl__proc.env.log_flush_timeout_ms;
   acl__state_release();
   acl__proc.initialised = 0;
@@ -556,6 +565,7 @@ void acl__process_atfork_child(void) {
   pthread_mutex_init(&acl__proc.lock, &a);
   pthread_mutexattr_destroy(&a);
   if (acl__proc.initialised) {
+    acl__rt_atfork_child();
     acl__state_release();
     acl__proc.initialised = 0;
     acl__proc.ref = 0;

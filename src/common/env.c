@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "acl/acl_base.h"
 
@@ -153,6 +154,40 @@ void acl__env_parse_device_list(const char *value, int allow_ranges, acl__device
   out->valid = out->count > 0;
 }
 
+/* OPENACL_DEVICE_MEMORY: "68719476736", "512M", "16G" (binary units). */
+static void acl__env_device_memory(acl__env *env, acl__diags *diags) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t host = (pages > 0 && page > 0) ? (uint64_t)pages * (uint64_t)page : ((uint64_t)8 << 30);
+  uint64_t def = host / 2;
+  if (def > ((uint64_t)32 << 30))
+    def = (uint64_t)32 << 30;
+  env->device_memory = def;
+  const char *s = getenv("OPENACL_DEVICE_MEMORY");
+  if (s == NULL)
+    return;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  int shift = 0;
+  if (end != NULL && *end != '\0' && end[1] == '\0') {
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    default: break;
+    }
+  }
+  const uint64_t min = (uint64_t)1 << 20, max = (uint64_t)1 << 46;
+  if (errno == 0 && end != s && *end == '\0' && s[0] != '-' && v <= (max >> shift) && (v << shift) >= min) {
+    env->device_memory = (uint64_t)v << shift;
+    return;
+  }
+  acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_DEVICE_MEMORY",
+                 "value '%s' is not a size from 1M to 64T (a byte count with an optional K, M or G); using %llu "
+                 "bytes instead",
+                 s, (unsigned long long)def);
+}
+
 int acl__env_load(acl__env *env, acl__diags *diags) {
   memset(env, 0, sizeof(*env));
   env->global_log_level = 3;
@@ -198,10 +233,25 @@ int acl__env_load(acl__env *env, acl__diags *diags) {
     acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_SOC_NAME",
                    "value '%.20s...' is longer than 63 characters; using \"openacl-cpu\" instead", env->soc_name);
     free(env->soc_name);
+  free(env->backend);
     env->soc_name = NULL;
   }
   if (env->soc_name == NULL)
     env->soc_name = strdup("openacl-cpu");
+  env->backend = acl__env_path("OPENACL_BACKEND");
+  if (env->backend != NULL && strcmp(env->backend, "cpu") != 0 && strcmp(env->backend, "null") != 0) {
+    acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_BACKEND",
+                   "value '%s' is not a backend openacl has (cpu, null); using \"cpu\" instead", env->backend);
+    free(env->backend);
+    env->backend = NULL;
+  }
+  if (env->backend == NULL)
+    env->backend = strdup("cpu");
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  env->executor_threads = cores > 0 ? (int)(cores > 256 ? 256 : cores) : 1;
+  acl__env_int("OPENACL_EXECUTOR_THREADS", 1, 256, &env->executor_threads, diags);
+  acl__env_device_memory(env, diags);
+  acl__env_int("OPENACL_DEVICE_MEMORY_HOST_ACCESS", 0, 1, &env->device_memory_host_access, diags);
 
   acl__env_parse_device_list(getenv("ASCEND_RT_VISIBLE_DEVICES"), 0, &env->rt_visible_devices);
   acl__env_parse_device_list(getenv("ASCEND_VISIBLE_DEVICES"), 1, &env->visible_devices);
@@ -217,7 +267,7 @@ int acl__env_load(acl__env *env, acl__diags *diags) {
                    "fail with ACL_ERROR_RT_INVALID_DEVICEID until it is fixed",
                    env->visible_devices.raw ? env->visible_devices.raw : "",
                    env->visible_devices.error ? env->visible_devices.error : "invalid");
-  return (env->process_log_path == NULL || env->soc_name == NULL) ? ACL_ERROR_BAD_ALLOC : ACL_SUCCESS;
+  return (env->process_log_path == NULL || env->soc_name == NULL || env->backend == NULL) ? ACL_ERROR_BAD_ALLOC : ACL_SUCCESS;
 }
 
 static void acl__device_list_free(acl__device_list *l) {
@@ -234,6 +284,7 @@ void acl__env_free(acl__env *env) {
   free(env->npu_collect_path);
   free(env->dump_path);
   free(env->soc_name);
+  free(env->backend);
   acl__device_list_free(&env->rt_visible_devices);
   acl__device_list_free(&env->visible_devices);
   memset(env, 0, sizeof(*env));

@@ -44,6 +44,11 @@ typedef struct acl__env {
   acl__device_list visible_devices;      /* ASCEND_VISIBLE_DEVICES */
   int device_count;                      /* OPENACL_DEVICE_COUNT: simulated devices, 1..64, default 1 */
   char *soc_name;                        /* OPENACL_SOC_NAME: what aclrtGetSocName reports, default "openacl-cpu" */
+  char *backend;                         /* OPENACL_BACKEND: "cpu" (default) or "null" (dispatch tests only) */
+  int executor_threads;                  /* OPENACL_EXECUTOR_THREADS: per device, 1..256, default = host cores */
+  uint64_t device_memory;                /* OPENACL_DEVICE_MEMORY: bytes per device (K/M/G suffixes),
+                                            default half the host's memory, at most 32 GiB */
+  int device_memory_host_access;         /* OPENACL_DEVICE_MEMORY_HOST_ACCESS=1: host code may touch device memory */
 } acl__env;
 
 /* Reads the environment.  Bad values produce warnings in `diags` (may be

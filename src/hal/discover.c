@@ -18,8 +18,10 @@ static void acl__hal_invalid(acl__hal_info *info, const char *fmt, const char *v
 
 void acl__hal_discover(const acl__env *env, acl__hal_info *info) {
   memset(info, 0, sizeof(*info));
-  info->physical_count = env->device_count;
-  snprintf(info->soc_name, sizeof(info->soc_name), "%s", env->soc_name ? env->soc_name : "openacl-cpu");
+  info->ops = (env->backend != NULL && strcmp(env->backend, "null") == 0) ? &acl__backend_null : &acl__backend_cpu;
+  if (info->ops->probe(env, &info->physical_count, info->props, ACL__ENV_MAX_DEVICES) != 0)
+    info->physical_count = 0;
+  snprintf(info->soc_name, sizeof(info->soc_name), "%.63s", env->soc_name ? env->soc_name : "openacl-cpu");
 
   int32_t mounted[ACL__ENV_MAX_DEVICES];
   int n = 0;
@@ -63,4 +65,7 @@ void acl__hal_discover(const acl__env *env, acl__hal_info *info) {
     memcpy(info->user_to_physical, mounted, (size_t)n * sizeof(mounted[0]));
     info->visible_count = n;
   }
+  /* aclrtGetSocName reports the first visible device's SoC. */
+  if (info->visible_count > 0)
+    memcpy(info->soc_name, info->props[info->user_to_physical[0]].soc_name, sizeof(info->soc_name));
 }

@@ -12,18 +12,22 @@
 #include <stdint.h>
 
 #include "common/env.h"
+#include "hal/backend.h"
 
 typedef struct acl__hal_info {
-  int physical_count;                 /* devices the backends offer */
+  const acl__backend_ops *ops;        /* the backend OPENACL_BACKEND chose */
+  acl__device_props props[ACL__ENV_MAX_DEVICES];  /* by physical id */
+  int physical_count;                 /* devices the backend offers */
   int visible_count;                  /* after ASCEND_VISIBLE_DEVICES and ASCEND_RT_VISIBLE_DEVICES */
   int32_t user_to_physical[ACL__ENV_MAX_DEVICES];
   char soc_name[64];
   char visibility_error[256];         /* "" when the visibility variables are valid */
 } acl__hal_info;
 
-/* Fills info from the environment.  Never fails: a bad visibility variable
- * leaves visible_count 0 and explains itself in visibility_error, which the
- * device calls report with ACL_ERROR_RT_INVALID_DEVICEID. */
+/* Fills info from the environment and the backend's probe (which loads and
+ * starts nothing).  Never fails: a bad visibility variable leaves
+ * visible_count 0 and explains itself in visibility_error, which the device
+ * calls report with ACL_ERROR_RT_INVALID_DEVICEID. */
 void acl__hal_discover(const acl__env *env, acl__hal_info *info);
 
 #endif

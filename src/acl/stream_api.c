@@ -1,0 +1,167 @@
+/* stream_api.c - the public stream functions. */
+#include <string.h>
+
+#include "common/errmsg.h"
+#include "rt/callback.h"
+#include "rt/device.h"
+#include "rt/executor.h"
+#include "rt/rt.h"
+
+/* Largest number of streams per device, as on the Atlas training series. */
+#define ACL__MAX_STREAMS_HINT 2048
+
+static int acl__stream_create(const char *api, aclrtStream *stream, uint32_t priority, uint32_t flag) {
+  int rc = 0;
+  if (stream == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "stream is NULL; pass where to store it");
+  if (priority > 7)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "priority %u is outside 0 (highest) .. 7 (lowest)", priority);
+  const uint32_t known = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |
+                         ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+  if (flag & ~known)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "flag 0x%x has bits that are not ACL_STREAM_* flags (0x%x)", flag, flag & ~known);
+  acl__context *c = acl__context_current(api, &rc);
+  if (c == NULL)
+    return rc;
+  acl__stream *s = acl__stream_new(c, priority, flag, 0);
+  if (s == NULL)
+    return acl__fail(api, ACL_ERROR_RT_NO_STREAM_RESOURCE, __FILE__, __LINE__, "out of host memory for a stream");
+  acl__context_add_stream(c, s);
+  *stream = s;
+  return 0;
+}
+
+aclError aclrtCreateStream(aclrtStream *stream) { return acl__stream_create(__func__, stream, 0, 0); }
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag) {
+  return acl__stream_create(__func__, stream, priority, flag);
+}
+
+/* Checks an explicit (non-NULL) user stream for destroy; unlinks it from its context. */
+static acl__stream *acl__stream_take(const char *api, aclrtStream stream, int *rc) {
+  if (stream == NULL) {
+    *rc = acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                    "stream is NULL: the default stream cannot be destroyed");
+    return NULL;
+  }
+  acl__stream *s = acl__stream_resolve(api, stream, rc);
+  if (s == NULL)
+    return NULL;
+  if (s->is_default) {
+    *rc = acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                    "stream %d is the default stream of its context; it lives as long as the context", s->id);
+    return NULL;
+  }
+  if (!acl__context_remove_stream(s->ctx, s)) {
+    *rc = acl__fail(api, ACL_ERROR_RT_INVALID_HANDLE, __FILE__, __LINE__,
+                    "stream %p is being destroyed by another thread", stream);
+    return NULL;
+  }
+  return s;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  int rc = 0;
+  if (acl__callback_in_progress())
+    return acl__callback_forbid(__func__);
+  acl__stream *s = acl__stream_take(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  acl__stream_destroy(s, 0, __func__);
+  return 0;
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  int rc = 0;
+  if (acl__callback_in_progress())
+    return acl__callback_forbid(__func__);
+  acl__stream *s = acl__stream_take(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  acl__stream_destroy(s, 1, __func__);
+  return 0;
+}
+
+static int acl__sync(const char *api, aclrtStream stream, int32_t timeout) {
+  int rc = 0;
+  if (timeout < -1)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout);
+  if (acl__callback_in_progress())
+    return acl__callback_forbid(api);
+  acl__stream *s = acl__stream_resolve(api, stream, &rc);
+  if (s == NULL)
+    return rc;
+  return acl__stream_sync_api(api, s, timeout);
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) { return acl__sync(__func__, stream, -1); }
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  return acl__sync(__func__, stream, timeout);
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+  int rc = 0;
+  if (status == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  pthread_mutex_lock(&s->lock);
+  *status = s->completed >= s->submitted ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  pthread_mutex_unlock(&s->lock);
+  return 0;
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  int rc = 0;
+  if (stream == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL: the default stream's failure mode cannot be set");
+  if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                     "mode %llu is neither ACL_CONTINUE_ON_FAILURE (0) nor ACL_STOP_ON_FAILURE (1)",
+                     (unsigned long long)mode);
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  pthread_mutex_lock(&s->lock);
+  s->failure_mode = mode;
+  pthread_mutex_unlock(&s->lock);
+  return 0;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
+  int rc = 0;
+  if (priority == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "priority is NULL");
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  *priority = s->priority;
+  return 0;
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags) {
+  int rc = 0;
+  if (flags == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "flags is NULL");
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  *flags = s->flags;
+  return 0;
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
+  int rc = 0;
+  if (streamId == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "streamId is NULL");
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  *streamId = s->id;
+  return 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * backend.h - the contract between the runtime (src/rt) and a device
+ * backend (src/hal/<name>/).  Version 1.
+ *
+ * A backend fills one acl__backend_ops table.  New hooks are only ever
+ * appended; `version` says how many a table has.  The runtime calls:
+ *
+ *   probe            aclInit thread, process lock held.  Counts devices and
+ *                    fills their static properties.  Must not start threads,
+ *                    reserve memory or block.
+ *   device_open      first aclrtSetDevice (or aclrtCreateContext) of a
+ *                    device, device lock held.  May reserve memory; must not
+ *                    start threads (the runtime owns the executors).
+ *   device_close     last reset of the device or aclFinalize, device lock
+ *                    held, after every executor has stopped.
+ *   mem_reserve      device_open time: the device's memory region of
+ *                    `capacity` bytes.  Returns the address range the
+ *                    application sees.  The runtime sub-allocates it.
+ *   access_begin/end any thread: let the calling thread touch device memory
+ *                    between the two calls (nesting allowed; cheap: a few
+ *                    instructions).  Executor threads call access_begin once
+ *                    at start.  Never blocks.
+ *   module_load      caller's thread, no runtime lock held; may block (file
+ *                    I/O, dynamic loading).  module_get_function and
+ *                    module_unload likewise.
+ *   timestamp_ns     any thread, never blocks: the device clock.
+ */
+#ifndef OPENACL_HAL_BACKEND_H
+#define OPENACL_HAL_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/env.h"
+
+#define ACL__BACKEND_VERSION 1
+
+/* Static properties of one physical device, filled by probe. */
+typedef struct acl__device_props {
+  char soc_name[64];
+  uint64_t memory_capacity;     /* bytes of device memory */
+  int executor_threads;         /* executors the runtime starts for it */
+  int ai_core_num;              /* reported by aclrtGetDeviceInfo / aclGetDeviceCapability */
+  int vector_core_num;
+  uint64_t l2_size;
+  int host_access;              /* 1: host code may touch device memory (debug switch) */
+} acl__device_props;
+
+typedef struct acl__backend_dev acl__backend_dev;  /* the backend's per-device state */
+
+/* Kernel entry as a backend resolves it; see docs/kernels.md for the ABI. */
+typedef int (*acl__kernel_entry)(uint32_t block_idx, uint32_t block_num, void *args, size_t args_size);
+
+typedef struct acl__backend_ops {
+  uint32_t version;
+  const char *name;
+  int (*probe)(const acl__env *env, int *count, acl__device_props *props, int max);
+  int (*device_open)(int phys_id, const acl__device_props *props, acl__backend_dev **out);
+  void (*device_close)(acl__backend_dev *dev);
+  int (*mem_reserve)(acl__backend_dev *dev, uint64_t capacity, void **base);
+  void (*access_begin)(acl__backend_dev *dev);
+  void (*access_end)(acl__backend_dev *dev);
+  int (*module_load)(acl__backend_dev *dev, const char *path, const void *data, size_t len, void **module,
+                     char *why, size_t why_len);
+  int (*module_get_function)(void *module, const char *name, acl__kernel_entry *fn);
+  void (*module_unload)(void *module);
+  uint64_t (*timestamp_ns)(acl__backend_dev *dev);
+} acl__backend_ops;
+
+/* The backends built in.  OPENACL_BACKEND picks one ("cpu" by default). */
+extern const acl__backend_ops acl__backend_cpu;
+extern const acl__backend_ops acl__backend_null;
+
+#endif

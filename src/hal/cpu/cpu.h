@@ -1,0 +1,31 @@
+/*
+ * cpu.h - the simulated NPU backend's private declarations, shared by its
+ * files: cpu.c (probe, open, close, clock), cpu_memory.c (the device memory
+ * region and host-access protection), cpu_module.c (kernel binaries).
+ */
+#ifndef OPENACL_HAL_CPU_CPU_H
+#define OPENACL_HAL_CPU_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/backend.h"
+
+struct acl__backend_dev {
+  int phys_id;
+  acl__device_props props;
+  void *mem_base;            /* the region handed to the runtime */
+  size_t mem_size;
+};
+
+int acl__cpu_mem_reserve(acl__backend_dev *dev, uint64_t capacity, void **base);
+void acl__cpu_mem_release(acl__backend_dev *dev);   /* device_close calls it */
+void acl__cpu_access_begin(acl__backend_dev *dev);
+void acl__cpu_access_end(acl__backend_dev *dev);
+
+int acl__cpu_module_load(acl__backend_dev *dev, const char *path, const void *data, size_t len, void **module,
+                         char *why, size_t why_len);
+int acl__cpu_module_get_function(void *module, const char *name, acl__kernel_entry *fn);
+void acl__cpu_module_unload(void *module);
+
+#endif

@@ -1,0 +1,463 @@
+/*
+ * executor.c - how work runs: each device has a pool of executor threads
+ * that take ready streams and run their tasks.
+ *
+ * A stream is a queue, not a thread.  It is in one of four states, guarded
+ * by its lock:
+ *   IDLE     nothing to run; in no list
+ *   READY    has tasks; in the device's ready list (by priority)
+ *   RUNNING  one thread is running its tasks (an executor, or a thread that
+ *            synchronises and helps: acl__stream_sync_api)
+ *   PARKED   its first task returned ACL__TASK_PARK; acl__stream_unpark
+ *            makes it READY again
+ * So tasks of one stream run in submission order, one at a time, and
+ * different streams run concurrently.  An executor runs at most
+ * ACL__QUANTUM tasks of a stream before putting it back, so that streams of
+ * equal priority share the executors; a lower priority number is served
+ * first.
+ *
+ * Idle executors spin for a short while (work often follows work), then
+ * sleep on the device's condition variable: an idle device uses no CPU.
+ *
+ * Locks: stream lock, then scheduler lock (a leaf).  Task functions run
+ * with no runtime lock held.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/errmsg.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "rt/executor.h"
+#include "rt/rt.h"
+
+#define ACL__QUANTUM 64
+#define ACL__PRIORITIES 8
+#define ACL__SPIN_NS 50000       /* how long an idle executor looks for work before sleeping */
+
+/* A parallel loop (kernel blocks) that executors help with. */
+typedef struct acl__pjob {
+  struct acl__pjob *next;
+  int (*fn)(uint32_t i, void *arg);
+  void *arg;
+  uint32_t n;
+  atomic_uint next_i;
+  atomic_uint done;
+  atomic_int helpers;           /* executors inside the job */
+  atomic_int first_err;
+} acl__pjob;
+
+struct acl__sched {
+  acl__device *dev;
+  int nthreads;
+  pthread_t *threads;
+  int started;                  /* threads created */
+  int stop;                     /* guarded by sched_lock */
+  acl__stream *ready_head[ACL__PRIORITIES], *ready_tail[ACL__PRIORITIES];
+  acl__pjob *jobs;              /* guarded by sched_lock */
+  int sleeping;                 /* guarded by sched_lock */
+  atomic_int spinning;
+  atomic_int pending;           /* streams in ready lists + open jobs: what spinners watch */
+};
+
+static uint64_t acl__now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+#define ACL__TASK_HDR ((sizeof(acl__task) + 15) & ~(size_t)15)
+
+acl__task *acl__task_new(size_t extra, acl__task_run_fn run, const char *what) {
+  acl__task *t = calloc(1, ACL__TASK_HDR + extra);
+  if (t == NULL)
+    return NULL;
+  t->run = run;
+  if (what != NULL)
+    snprintf(t->what, sizeof(t->what), "%s", what);
+  return t;
+}
+
+void *acl__task_payload(acl__task *t) { return (char *)t + ACL__TASK_HDR; }
+
+static void acl__task_release(acl__task *t) {
+  if (t->release != NULL)
+    t->release(t);
+  else
+    free(t);
+}
+
+/* ---- ready lists (sched_lock held) ------------------------------------- */
+
+static void acl__ready_push_locked(struct acl__sched *sc, acl__stream *s) {
+  uint32_t p = s->priority < ACL__PRIORITIES ? s->priority : ACL__PRIORITIES - 1;
+  s->sched_next = NULL;
+  if (sc->ready_tail[p] != NULL)
+    sc->ready_tail[p]->sched_next = s;
+  else
+    sc->ready_head[p] = s;
+  sc->ready_tail[p] = s;
+  atomic_fetch_add(&sc->pending, 1);
+}
+
+static acl__stream *acl__ready_pop_locked(struct acl__sched *sc) {
+  for (int p = 0; p < ACL__PRIORITIES; p++) {
+    acl__stream *s = sc->ready_head[p];
+    if (s != NULL) {
+      sc->ready_head[p] = s->sched_next;
+      if (sc->ready_head[p] == NULL)
+        sc->ready_tail[p] = NULL;
+      s->sched_next = NULL;
+      atomic_fetch_sub(&sc->pending, 1);
+      return s;
+    }
+  }
+  return NULL;
+}
+
+/* Removes s from its ready list; 1 when it was there. */
+static int acl__ready_remove_locked(struct acl__sched *sc, acl__stream *s) {
+  uint32_t p = s->priority < ACL__PRIORITIES ? s->priority : ACL__PRIORITIES - 1;
+  acl__stream *prev = NULL;
+  for (acl__stream *it = sc->ready_head[p]; it != NULL; prev = it, it = it->sched_next) {
+    if (it != s)
+      continue;
+    if (prev != NULL)
+      prev->sched_next = it->sched_next;
+    else
+      sc->ready_head[p] = it->sched_next;
+    if (sc->ready_tail[p] == it)
+      sc->ready_tail[p] = prev;
+    it->sched_next = NULL;
+    atomic_fetch_sub(&sc->pending, 1);
+    return 1;
+  }
+  return 0;
+}
+
+static void acl__sched_wake_locked(struct acl__sched *sc) {
+  if (sc->sleeping > 0 && atomic_load_explicit(&sc->spinning, memory_order_relaxed) == 0)
+    pthread_cond_signal(&sc->dev->sched_cond);
+}
+
+/* Puts a READY stream in its device's list and wakes an executor. */
+static void acl__sched_push(acl__stream *s) {
+  acl__device *d = s->ctx->dev;
+  pthread_mutex_lock(&d->sched_lock);
+  acl__ready_push_locked(d->sched, s);
+  acl__sched_wake_locked(d->sched);
+  pthread_mutex_unlock(&d->sched_lock);
+}
+
+/* ---- running a stream ----------------------------------------------------- */
+
+static void acl__stream_note_error_locked(acl__stream *s, acl__task *t, int rc) {
+  if (s->error != 0)
+    return;
+  s->error = rc;
+  snprintf(s->error_msg, sizeof(s->error_msg), "task %llu on stream %d (%s) failed with %s (%d)",
+           (unsigned long long)t->seq, s->id, t->what[0] ? t->what : "unnamed task", acl__error_name(rc), rc);
+  ACL__LOGE(ACL__MOD_RUNTIME, "%s", s->error_msg);
+}
+
+/* Runs tasks of a stream that the caller has set RUNNING (stream lock
+ * held on entry and exit).  Stops when the queue is empty (-> IDLE), the
+ * head task parks (-> PARKED), `limit` tasks ran (-> READY, pushed again
+ * by the caller: returns 1), or `until` has completed (RUNNING -> READY or
+ * IDLE; for a helping thread).  Returns 1 when the caller must push the
+ * stream to the ready list. */
+static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
+  for (int ran = 0;; ran++) {
+    acl__task *t = s->head;
+    if (t == NULL) {
+      s->state = ACL__STREAM_IDLE;
+      if (s->waiters)
+        pthread_cond_broadcast(&s->idle_cond);
+      return 0;
+    }
+    if ((limit > 0 && ran >= limit) || (until != 0 && (s->completed >= until || t->executor_only))) {
+      s->state = ACL__STREAM_READY;
+      return 1;
+    }
+    int rc;
+    if (s->error != 0 && s->failure_mode == ACL_STOP_ON_FAILURE) {
+      t->discarded = 1;
+      rc = 0;
+    } else {
+      pthread_mutex_unlock(&s->lock);
+      rc = t->run(t);
+      pthread_mutex_lock(&s->lock);
+      if (rc == ACL__TASK_PARK) {
+        if (s->wakeups > 0) {
+          s->wakeups--;
+          ran--;
+          continue;
+        }
+        s->state = ACL__STREAM_PARKED;
+        return 0;
+      }
+    }
+    s->head = t->next;
+    if (s->head == NULL)
+      s->tail = NULL;
+    s->completed = t->seq;
+    if (rc != 0)
+      acl__stream_note_error_locked(s, t, rc);
+    if (s->waiters)
+      pthread_cond_broadcast(&s->idle_cond);
+    pthread_mutex_unlock(&s->lock);
+    acl__task_release(t);
+    pthread_mutex_lock(&s->lock);
+  }
+}
+
+int acl__stream_submit(acl__stream *s, acl__task *t) { return acl__stream_submit_seq(s, t, NULL); }
+
+int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq) {
+  t->next = NULL;
+  t->stream = s;
+  pthread_mutex_lock(&s->lock);
+  if (s->destroying) {
+    pthread_mutex_unlock(&s->lock);
+    t->discarded = 1;
+    acl__task_release(t);
+    return ACL_ERROR_RT_STREAM_CONTEXT;
+  }
+  t->seq = ++s->submitted;
+  if (seq != NULL)
+    *seq = t->seq;
+  if (s->tail != NULL)
+    s->tail->next = t;
+  else
+    s->head = t;
+  s->tail = t;
+  int push = s->state == ACL__STREAM_IDLE;
+  if (push)
+    s->state = ACL__STREAM_READY;
+  pthread_mutex_unlock(&s->lock);
+  if (push)
+    acl__sched_push(s);
+  return 0;
+}
+
+void acl__stream_unpark(acl__stream *s) {
+  pthread_mutex_lock(&s->lock);
+  int push = 0;
+  if (s->state == ACL__STREAM_PARKED) {
+    s->state = ACL__STREAM_READY;
+    push = 1;
+  } else {
+    s->wakeups++;
+  }
+  pthread_mutex_unlock(&s->lock);
+  if (push)
+    acl__sched_push(s);
+}
+
+/* ---- helping while synchronising ------------------------------------------ */
+
+int acl__stream_help(acl__stream *s, uint64_t until) {
+  /* stream lock held.  A READY stream waiting in the list is claimed and
+   * run here: the caller would only sleep otherwise, and this saves the
+   * wake-up of an executor on the short path (launch, then synchronise). */
+  if (s->state != ACL__STREAM_READY)
+    return 0;
+  acl__device *d = s->ctx->dev;
+  pthread_mutex_lock(&d->sched_lock);
+  int claimed = acl__ready_remove_locked(d->sched, s);
+  pthread_mutex_unlock(&d->sched_lock);
+  if (!claimed)
+    return 0;
+  s->state = ACL__STREAM_RUNNING;
+  acl__device_access_begin(d);
+  uint64_t before = s->completed;
+  int push = acl__stream_run_locked(s, 0, until);
+  acl__device_access_end(d);
+  if (push) {
+    pthread_mutex_unlock(&s->lock);
+    acl__sched_push(s);
+    pthread_mutex_lock(&s->lock);
+  }
+  return s->completed != before; /* 0: it stopped at once (executor-only task): wait instead */
+}
+
+/* ---- parallel loops -------------------------------------------------------- */
+
+static void acl__pjob_work(acl__pjob *j) {
+  for (;;) {
+    uint32_t i = atomic_fetch_add(&j->next_i, 1);
+    if (i >= j->n)
+      return;
+    int rc = j->fn(i, j->arg);
+    if (rc != 0) {
+      int zero = 0;
+      atomic_compare_exchange_strong(&j->first_err, &zero, rc);
+    }
+    atomic_fetch_add(&j->done, 1);
+  }
+}
+
+int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, void *arg), void *arg) {
+  if (n == 0)
+    return 0;
+  struct acl__sched *sc = d->sched;
+  if (n == 1 || sc == NULL || sc->nthreads <= 1) {
+    int first = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      int rc = fn(i, arg);
+      if (rc != 0 && first == 0)
+        first = rc;
+    }
+    return first;
+  }
+  acl__pjob j;
+  memset(&j, 0, sizeof(j));
+  j.fn = fn;
+  j.arg = arg;
+  j.n = n;
+  pthread_mutex_lock(&d->sched_lock);
+  j.next = sc->jobs;
+  sc->jobs = &j;
+  atomic_fetch_add(&sc->pending, 1);
+  if (sc->sleeping > 0)
+    pthread_cond_broadcast(&d->sched_cond);
+  pthread_mutex_unlock(&d->sched_lock);
+
+  acl__pjob_work(&j);
+
+  /* Unlink, then wait for the helpers still inside to finish their blocks. */
+  pthread_mutex_lock(&d->sched_lock);
+  for (acl__pjob **pp = &sc->jobs; *pp != NULL; pp = &(*pp)->next)
+    if (*pp == &j) {
+      *pp = j.next;
+      atomic_fetch_sub(&sc->pending, 1);
+      break;
+    }
+  pthread_mutex_unlock(&d->sched_lock);
+  while (atomic_load(&j.helpers) > 0 || atomic_load(&j.done) < j.n)
+    sched_yield();
+  return atomic_load(&j.first_err);
+}
+
+/* ---- executor threads ------------------------------------------------------ */
+
+/* Takes work (sched_lock held): a parallel job to help with, else a ready
+ * stream.  Returns 1 with *job or *stream set, 0 when there is none. */
+static int acl__take_work_locked(struct acl__sched *sc, acl__pjob **job, acl__stream **stream) {
+  for (acl__pjob *j = sc->jobs; j != NULL; j = j->next)
+    if (atomic_load(&j->next_i) < j->n) {
+      atomic_fetch_add(&j->helpers, 1);
+      *job = j;
+      return 1;
+    }
+  *stream = acl__ready_pop_locked(sc);
+  return *stream != NULL;
+}
+
+static void *acl__executor_main(void *arg) {
+  struct acl__sched *sc = arg;
+  acl__device *d = sc->dev;
+  acl__device_access_begin(d);
+  pthread_mutex_lock(&d->sched_lock);
+  while (!sc->stop) {
+    acl__pjob *job = NULL;
+    acl__stream *s = NULL;
+    if (acl__take_work_locked(sc, &job, &s)) {
+      pthread_mutex_unlock(&d->sched_lock);
+      if (job != NULL) {
+        acl__pjob_work(job);
+        atomic_fetch_sub(&job->helpers, 1);
+      } else {
+        pthread_mutex_lock(&s->lock);
+        int push = 0;
+        if (s->state == ACL__STREAM_READY) {
+          s->state = ACL__STREAM_RUNNING;
+          push = acl__stream_run_locked(s, ACL__QUANTUM, 0);
+        }
+        pthread_mutex_unlock(&s->lock);
+        if (push)
+          acl__sched_push(s);
+      }
+      pthread_mutex_lock(&d->sched_lock);
+      continue;
+    }
+    /* Nothing to do: look for work without the lock for a short while. */
+    pthread_mutex_unlock(&d->sched_lock);
+    atomic_fetch_add(&sc->spinning, 1);
+    uint64_t until = acl__now_ns() + ACL__SPIN_NS;
+    while (atomic_load_explicit(&sc->pending, memory_order_acquire) == 0 && acl__now_ns() < until)
+      sched_yield();
+    atomic_fetch_sub(&sc->spinning, 1);
+    pthread_mutex_lock(&d->sched_lock);
+    if (sc->stop || atomic_load(&sc->pending) > 0)
+      continue;
+    sc->sleeping++;
+    pthread_cond_wait(&d->sched_cond, &d->sched_lock);
+    sc->sleeping--;
+  }
+  pthread_mutex_unlock(&d->sched_lock);
+  acl__device_access_end(d);
+  return NULL;
+}
+
+int acl__sched_start(acl__device *d) {
+  struct acl__sched *sc = calloc(1, sizeof(*sc));
+  if (sc == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  sc->dev = d;
+  sc->nthreads = d->props.executor_threads > 0 ? d->props.executor_threads : 1;
+  sc->threads = calloc((size_t)sc->nthreads, sizeof(pthread_t));
+  if (sc->threads == NULL) {
+    free(sc);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  d->sched = sc;
+  for (int i = 0; i < sc->nthreads; i++) {
+    if (pthread_create(&sc->threads[i], NULL, acl__executor_main, sc) != 0) {
+      acl__sched_stop(d);
+      return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+    }
+    sc->started++;
+  }
+  return 0;
+}
+
+void acl__sched_stop(acl__device *d) {
+  struct acl__sched *sc = d->sched;
+  if (sc == NULL)
+    return;
+  pthread_mutex_lock(&d->sched_lock);
+  sc->stop = 1;
+  pthread_cond_broadcast(&d->sched_cond);
+  pthread_mutex_unlock(&d->sched_lock);
+  for (int i = 0; i < sc->started; i++)
+    pthread_join(sc->threads[i], NULL);
+  free(sc->threads);
+  free(sc);
+  d->sched = NULL;
+}
+
+void acl__sched_forget(acl__device *d) {
+  /* fork child: the threads do not exist here; drop the bookkeeping only. */
+  if (d->sched != NULL) {
+    free(d->sched->threads);
+    free(d->sched);
+    d->sched = NULL;
+  }
+}
+
+int acl__stream_unlist(acl__stream *s) {
+  acl__device *d = s->ctx->dev;
+  if (d->sched == NULL)
+    return 0;
+  pthread_mutex_lock(&d->sched_lock);
+  int removed = acl__ready_remove_locked(d->sched, s);
+  pthread_mutex_unlock(&d->sched_lock);
+  return removed;
+}

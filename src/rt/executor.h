@@ -1,0 +1,20 @@
+/* executor.h - the scheduler's interface to the rest of the runtime (see executor.c). */
+#ifndef OPENACL_RT_EXECUTOR_H
+#define OPENACL_RT_EXECUTOR_H
+
+#include "rt/rt.h"
+
+enum { ACL__STREAM_IDLE = 0, ACL__STREAM_READY, ACL__STREAM_RUNNING, ACL__STREAM_PARKED };
+
+/* Starts / stops the device's executor threads (device lock held). */
+int acl__sched_start(acl__device *d);
+void acl__sched_stop(acl__device *d);
+void acl__sched_forget(acl__device *d);
+/* Stream lock held: if the stream waits in the ready list, claim it and run
+ * its tasks in the calling thread until `until` has completed or it parks.
+ * Returns 1 when it ran something. */
+int acl__stream_help(acl__stream *s, uint64_t until);
+/* Removes a stream from the ready list (stream lock held); 1 if it was there. */
+int acl__stream_unlist(acl__stream *s);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * mem_fault.c - the SIGSEGV handler that explains host accesses to device
+ * memory, and the lock-free tables it reads (see mem_fault.h).
+ *
+ * Everything the handler touches is either written before it is installed
+ * or read with atomics: the region table (one entry per device) and a ring
+ * of allocation records.  Each record is guarded by a sequence number that
+ * is odd while a writer fills it; the handler skips records that change
+ * under it.  The ring holds the most recent ACL__FAULT_RECORDS allocations;
+ * an access to an older one is still recognised as device memory, only
+ * without the allocation's details.
+ *
+ * The handler formats with its own digit routines and writes with write(2),
+ * both async-signal-safe.  It then restores the default action and returns:
+ * the faulting instruction runs again and the process dies of SIGSEGV, as
+ * it would have without openacl.  Faults that are not ours go to the
+ * handler that was installed before.
+ */
+#include "rt/mem_fault.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/env.h"
+
+#ifndef SEGV_PKUERR
+#define SEGV_PKUERR 4
+#endif
+
+#define ACL__FAULT_RECORDS 16384
+
+typedef struct acl__fault_record {
+  atomic_uint seq; /* odd while being written */
+  atomic_uintptr_t addr;
+  atomic_size_t size; /* 0: free slot */
+  atomic_int dev;
+  _Atomic(const char *) api;
+  _Atomic(const char *) caller;
+} acl__fault_record;
+
+static struct {
+  atomic_uintptr_t base;
+  atomic_size_t span;
+} acl__fault_regions[ACL__ENV_MAX_DEVICES];
+
+static acl__fault_record acl__fault_ring[ACL__FAULT_RECORDS];
+static atomic_uint acl__fault_next;
+static struct sigaction acl__fault_prev;
+static pthread_once_t acl__fault_once = PTHREAD_ONCE_INIT;
+
+/* ---- tables ------------------------------------------------------------ */
+
+void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span) {
+  if (dev_id < 0 || dev_id >= ACL__ENV_MAX_DEVICES)
+    return;
+  atomic_store_explicit(&acl__fault_regions[dev_id].span, 0, memory_order_release);
+  atomic_store_explicit(&acl__fault_regions[dev_id].base, base, memory_order_release);
+  atomic_store_explicit(&acl__fault_regions[dev_id].span, span, memory_order_release);
+}
+
+int32_t acl__mem_fault_note(int32_t dev_id, uintptr_t addr, size_t size, const char *api, const char *caller) {
+  for (int tries = 0; tries < 8; tries++) {
+    unsigned i = atomic_fetch_add_explicit(&acl__fault_next, 1, memory_order_relaxed) % ACL__FAULT_RECORDS;
+    acl__fault_record *r = &acl__fault_ring[i];
+    unsigned s = atomic_load_explicit(&r->seq, memory_order_relaxed);
+    if ((s & 1) != 0 ||
+        !atomic_compare_exchange_strong_explicit(&r->seq, &s, s + 1, memory_order_acquire, memory_order_relaxed))
+      continue; /* another writer has it: take the next one */
+    atomic_store_explicit(&r->addr, addr, memory_order_relaxed);
+    atomic_store_explicit(&r->size, size, memory_order_relaxed);
+    atomic_store_explicit(&r->dev, dev_id, memory_order_relaxed);
+    atomic_store_explicit(&r->api, api, memory_order_relaxed);
+    atomic_store_explicit(&r->caller, caller, memory_order_relaxed);
+    atomic_store_explicit(&r->seq, s + 2, memory_order_release);
+    return (int32_t)i;
+  }
+  return -1;
+}
+
+void acl__mem_fault_forget(int32_t slot, uintptr_t addr) {
+  if (slot < 0 || slot >= ACL__FAULT_RECORDS)
+    return;
+  acl__fault_record *r = &acl__fault_ring[slot];
+  unsigned s = atomic_load_explicit(&r->seq, memory_order_relaxed);
+  if ((s & 1) != 0 ||
+      !atomic_compare_exchange_strong_explicit(&r->seq, &s, s + 1, memory_order_acquire, memory_order_relaxed))
+    return; /* being reused right now: it no longer describes addr */
+  if (atomic_load_explicit(&r->addr, memory_order_relaxed) == addr)
+    atomic_store_explicit(&r->size, 0, memory_order_relaxed);
+  atomic_store_explicit(&r->seq, s + 2, memory_order_release);
+}
+
+/* ---- caller names ---------------------------------------------------------- */
+
+#define ACL__CALLER_SLOTS 256
+
+static pthread_mutex_t acl__caller_lock = PTHREAD_MUTEX_INITIALIZER; /* serialises inserts */
+/* Open addressing; an entry's name is stored before its ra is published, so
+ * a reader that sees ra sees the name (hits take no lock). */
+static struct {
+  _Atomic(const void *) ra;
+  _Atomic(const char *) name;
+} acl__callers[ACL__CALLER_SLOTS];
+
+/* The name of the code at ra, formatted into a fresh string; NULL if out of memory. */
+static char *acl__caller_format(const void *ra) {
+  Dl_info info;
+  char buf[256];
+  memset(&info, 0, sizeof(info));
+  if (dladdr(ra, &info) != 0 && info.dli_sname != NULL)
+    snprintf(buf, sizeof(buf), "%s+0x%lx", info.dli_sname, (unsigned long)((uintptr_t)ra - (uintptr_t)info.dli_saddr));
+  else if (info.dli_fname != NULL && info.dli_fname[0] != '\0') {
+    const char *slash = strrchr(info.dli_fname, '/');
+    snprintf(buf, sizeof(buf), "%s+0x%lx", slash ? slash + 1 : info.dli_fname,
+             (unsigned long)((uintptr_t)ra - (uintptr_t)info.dli_fbase));
+  } else
+    snprintf(buf, sizeof(buf), "code at %p", ra);
+  return strdup(buf);
+}
+
+const char *acl__mem_caller_name(const void *ra) {
+  if (ra == NULL)
+    return "an unknown caller";
+  size_t h = (size_t)(((uintptr_t)ra >> 2) * 0x9e3779b97f4a7c15ull >> 56);
+  for (size_t n = 0; n < ACL__CALLER_SLOTS; n++) {
+    size_t i = (h + n) % ACL__CALLER_SLOTS;
+    const void *cur = atomic_load_explicit(&acl__callers[i].ra, memory_order_acquire);
+    if (cur == ra)
+      return atomic_load_explicit(&acl__callers[i].name, memory_order_relaxed);
+    if (cur != NULL)
+      continue;
+    /* Free slot: insert under the lock (another thread may be inserting too). */
+    const char *name = NULL;
+    pthread_mutex_lock(&acl__caller_lock);
+    for (; n < ACL__CALLER_SLOTS; n++) {
+      i = (h + n) % ACL__CALLER_SLOTS;
+      cur = atomic_load_explicit(&acl__callers[i].ra, memory_order_relaxed);
+      if (cur == ra) {
+        name = atomic_load_explicit(&acl__callers[i].name, memory_order_relaxed);
+        break;
+      }
+      if (cur == NULL) {
+        char *fresh = acl__caller_format(ra);
+        if (fresh != NULL) {
+          atomic_store_explicit(&acl__callers[i].name, fresh, memory_order_relaxed);
+          atomic_store_explicit(&acl__callers[i].ra, ra, memory_order_release);
+        }
+        name = fresh;
+        break;
+      }
+    }
+    pthread_mutex_unlock(&acl__caller_lock);
+    return name != NULL ? name : "an unknown caller";
+  }
+  return "an unknown caller";
+}
+
+void acl__mem_fault_atfork_child(void) { pthread_mutex_init(&acl__caller_lock, NULL); }
+
+/* ---- the handler ------------------------------------------------------------- */
+
+typedef struct acl__sbuf {
+  char b[768];
+  size_t n;
+} acl__sbuf;
+
+static void acl__sb_str(acl__sbuf *s, const char *t) {
+  while (t != NULL && *t != '\0' && s->n < sizeof(s->b) - 1)
+    s->b[s->n++] = *t++;
+}
+
+static void acl__sb_hex(acl__sbuf *s, uintptr_t v) {
+  char tmp[2 + 16];
+  int n = 0;
+  do {
+    tmp[n++] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v != 0);
+  acl__sb_str(s, "0x");
+  while (n > 0 && s->n < sizeof(s->b) - 1)
+    s->b[s->n++] = tmp[--n];
+}
+
+static void acl__sb_dec(acl__sbuf *s, uint64_t v) {
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0 && s->n < sizeof(s->b) - 1)
+    s->b[s->n++] = tmp[--n];
+}
+
+/* The device whose region holds a, or -1. */
+static int acl__fault_region_of(uintptr_t a) {
+  for (int i = 0; i < ACL__ENV_MAX_DEVICES; i++) {
+    uintptr_t base = atomic_load_explicit(&acl__fault_regions[i].base, memory_order_acquire);
+    size_t span = atomic_load_explicit(&acl__fault_regions[i].span, memory_order_acquire);
+    if (span != 0 && a >= base && a - base < span)
+      return i;
+  }
+  return -1;
+}
+
+/* Copies the record containing a (device dev) into the outputs; 1 if found. */
+static int acl__fault_lookup(uintptr_t a, int dev, uintptr_t *addr, size_t *size, const char **api,
+                             const char **caller) {
+  for (int i = 0; i < ACL__FAULT_RECORDS; i++) {
+    acl__fault_record *r = &acl__fault_ring[i];
+    unsigned s1 = atomic_load_explicit(&r->seq, memory_order_acquire);
+    if ((s1 & 1) != 0)
+      continue;
+    /* acquire loads keep the second read of seq after them */
+    uintptr_t ra = atomic_load_explicit(&r->addr, memory_order_acquire);
+    size_t rs = atomic_load_explicit(&r->size, memory_order_acquire);
+    int rd = atomic_load_explicit(&r->dev, memory_order_acquire);
+    const char *rapi = atomic_load_explicit(&r->api, memory_order_acquire);
+    const char *rc = atomic_load_explicit(&r->caller, memory_order_acquire);
+    if (atomic_load_explicit(&r->seq, memory_order_relaxed) != s1)
+      continue;
+    if (rs != 0 && rd == dev && a >= ra && a - ra < rs) {
+      *addr = ra;
+      *size = rs;
+      *api = rapi;
+      *caller = rc;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void acl__fault_pass_on(int sig, siginfo_t *info, void *uctx) {
+  if (acl__fault_prev.sa_flags & SA_SIGINFO) {
+    if (acl__fault_prev.sa_sigaction != NULL) {
+      acl__fault_prev.sa_sigaction(sig, info, uctx);
+      return;
+    }
+  } else if (acl__fault_prev.sa_handler != SIG_DFL && acl__fault_prev.sa_handler != SIG_IGN) {
+    acl__fault_prev.sa_handler(sig);
+    return;
+  }
+  /* Default action: return, fault again, die of the signal. */
+  signal(sig, SIG_DFL);
+}
+
+static void acl__fault_handler(int sig, siginfo_t *info, void *uctx) {
+  uintptr_t a = (uintptr_t)info->si_addr;
+  int dev = acl__fault_region_of(a);
+  if (dev < 0 || (info->si_code != SEGV_PKUERR && info->si_code != SEGV_ACCERR)) {
+    acl__fault_pass_on(sig, info, uctx);
+    return;
+  }
+  uintptr_t base = 0;
+  size_t size = 0;
+  const char *api = NULL, *caller = NULL;
+  acl__sbuf s;
+  s.n = 0;
+  acl__sb_str(&s, "openacl: host code accessed device memory at ");
+  acl__sb_hex(&s, a);
+  acl__sb_str(&s, " (device ");
+  acl__sb_dec(&s, (uint64_t)dev);
+  if (acl__fault_lookup(a, dev, &base, &size, &api, &caller)) {
+    acl__sb_str(&s, ", inside a ");
+    acl__sb_dec(&s, size);
+    acl__sb_str(&s, "-byte allocation at ");
+    acl__sb_hex(&s, base);
+    acl__sb_str(&s, " made by ");
+    acl__sb_str(&s, api != NULL ? api : "aclrtMalloc");
+    acl__sb_str(&s, " from ");
+    acl__sb_str(&s, caller != NULL ? caller : "an unknown caller");
+  } else {
+    acl__sb_str(&s, ", outside every recorded live allocation: freed already, or one of many older ones");
+  }
+  acl__sb_str(&s, "), which host code cannot touch, as on an Ascend card: copy it with aclrtMemcpy, or set "
+                  "OPENACL_DEVICE_MEMORY_HOST_ACCESS=1 while debugging\n");
+  ssize_t w = write(STDERR_FILENO, s.b, s.n);
+  (void)w;
+  /* Die of the signal: default action, then the access runs again. */
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void acl__fault_install_once(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = acl__fault_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &acl__fault_prev);
+}
+
+void acl__mem_fault_install(void) { pthread_once(&acl__fault_once, acl__fault_install_once); }

@@ -1,0 +1,34 @@
+/*
+ * mem_fault.h - explaining a host access to device memory.
+ *
+ * When host code dereferences a device pointer, the backend's protection
+ * makes it fault.  The SIGSEGV handler here recognises a fault inside a
+ * device region and prints which device, which allocation, which API made
+ * it and from where, then lets the process die of the signal as it would
+ * have.  A signal handler may not take locks or allocate, so memory.c
+ * copies what it needs into lock-free tables as it goes: the regions, and a
+ * ring of the most recent allocations.
+ */
+#ifndef OPENACL_RT_MEM_FAULT_H
+#define OPENACL_RT_MEM_FAULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Installs the handler once per process (chaining the previous one). */
+void acl__mem_fault_install(void);
+/* Device `dev_id`'s region is [base, base + span); span 0 forgets it. */
+void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span);
+/* Records a live allocation; returns its slot (for forget), -1 if none. */
+int32_t acl__mem_fault_note(int32_t dev_id, uintptr_t addr, size_t size, const char *api, const char *caller);
+/* The allocation in `slot` starting at addr was freed. */
+void acl__mem_fault_forget(int32_t slot, uintptr_t addr);
+
+/* A stable name for a code address ("main+0x1c", "libfoo.so+0x2a0"); the
+ * string lives as long as the process.  Used for "made by ... from ...". */
+const char *acl__mem_caller_name(const void *ret_addr);
+
+/* fork child: re-creates the lock of the caller-name cache. */
+void acl__mem_fault_atfork_child(void);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * rt.h - the runtime's objects: devices, contexts, streams, events, tasks.
+ *
+ * Ownership (docs/design.md has the long form):
+ *   device   one per visible device id, made at first use, kept until
+ *            aclFinalize (a reset releases its resources, not the struct).
+ *   context  belongs to one device; the default context is the device's,
+ *            user contexts are created/destroyed by the user.
+ *   stream   belongs to one context; a context's default stream lives and
+ *            dies with it.
+ *   event    belongs to one context.
+ *   task     owned by its stream's queue from submit until it has run (or
+ *            was discarded), then released.
+ *
+ * Every handle given to the user is registered in the handle table
+ * (handle.c) with its type, so a destroyed, foreign or garbage pointer is
+ * recognised without being dereferenced.
+ *
+ * Lock order (outer first):
+ *   process lock (src/acl/init.c) -> device lock (acl__device.lock)
+ *   -> context lock -> event lock -> stream lock -> handle table stripe.
+ *   (A record wakes the streams waiting on its event with the event lock
+ *   held; tasks run with no lock held.)
+ *   The scheduler lock (acl__device.sched_lock) is a leaf: nothing else
+ *   is taken while holding it.
+ */
+#ifndef OPENACL_RT_RT_H
+#define OPENACL_RT_RT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "hal/backend.h"
+#include "hal/hal.h"
+
+typedef struct acl__device acl__device;
+typedef struct acl__context acl__context;
+typedef struct acl__stream acl__stream;
+typedef struct acl__event acl__event;
+typedef struct acl__task acl__task;
+
+/* ---- handles ------------------------------------------------------------ */
+
+typedef enum acl__handle_type {
+  ACL__H_CONTEXT = 1,
+  ACL__H_STREAM,
+  ACL__H_EVENT,
+  ACL__H_BINARY,       /* aclrtBinHandle (kernel.c) */
+  ACL__H_FUNCTION,     /* aclrtFuncHandle */
+  ACL__H_ARGS,         /* aclrtArgsHandle */
+  ACL__H_TYPE_COUNT
+} acl__handle_type;
+
+void acl__handle_register(void *h, acl__handle_type type);
+void acl__handle_unregister(void *h);
+/* 1 when h is a live handle of that type. */
+int acl__handle_valid(const void *h, acl__handle_type type);
+const char *acl__handle_type_name(acl__handle_type type);
+void acl__handle_atfork_prepare(void);
+void acl__handle_atfork_parent(void);
+void acl__handle_atfork_child(void);
+
+/* ---- tasks -------------------------------------------------------------- */
+
+/* What a task's run function returns besides an aclError (0 = success). */
+#define ACL__TASK_PARK (-1)   /* not ready: park the stream until acl__stream_unpark */
+
+typedef int (*acl__task_run_fn)(acl__task *t);
+
+/*
+ * A unit of work on a stream.  Submitters allocate a larger struct whose
+ * first member is an acl__task (or use acl__task_new for small payloads),
+ * set run, release and what, and call acl__stream_submit, which takes
+ * ownership.  `run` is called on an executor thread (or on a thread that
+ * synchronises and helps) with device-memory access enabled; it returns 0,
+ * an aclError, or ACL__TASK_PARK.  A parked task is run again after
+ * acl__stream_unpark(stream) and must then be able to finish.  `release`
+ * frees the task (NULL = free()); it is called exactly once, after the last
+ * run or when the task is discarded (stream destroyed by force, or a
+ * previous task failed with ACL_STOP_ON_FAILURE).
+ */
+struct acl__task {
+  acl__task *next;             /* queue link, owned by the stream */
+  acl__task_run_fn run;
+  void (*release)(acl__task *t);
+  char what[64];               /* names the task in error messages: "kernel vadd (8 blocks)" */
+  uint64_t seq;                /* set by submit: 1, 2, ... per stream */
+  acl__stream *stream;         /* set by submit */
+  int discarded;               /* set before release when the task never ran */
+  int executor_only;           /* host code (host functions): never run by a thread that
+                                  synchronises and helps, only by an executor */
+};
+
+/* Allocates a zeroed task with `extra` payload bytes after it (payload at
+ * (char *)t + sizeof(acl__task) rounded to 16). */
+acl__task *acl__task_new(size_t extra, acl__task_run_fn run, const char *what);
+void *acl__task_payload(acl__task *t);
+
+/* Queues a task.  0, or an error (stream being destroyed) after which the
+ * task has been released.  The _seq form also gives the task's position in
+ * the stream (the task itself may be gone by the time it returns). */
+int acl__stream_submit(acl__stream *s, acl__task *t);
+int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq);
+/* Wakes a stream whose task returned ACL__TASK_PARK.  Any thread; safe to
+ * call before the executor has finished parking (the wake is remembered). */
+void acl__stream_unpark(acl__stream *s);
+
+/* Runs fn(i, arg) for i in [0, n) on the device's executors and the calling
+ * thread, returning when all have finished: the blocks of a kernel launch.
+ * Returns the first nonzero value an fn returned (all blocks still run). */
+int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, void *arg), void *arg);
+
+/* ---- devices ------------------------------------------------------------ */
+
+struct acl__device {
+  int32_t id;                  /* user (visible) id */
+  int32_t phys_id;
+  const acl__backend_ops *ops;
+  acl__backend_dev *bdev;      /* NULL while not open */
+  acl__device_props props;
+  pthread_mutex_t lock;        /* guards everything below but the scheduler */
+  int set_count;               /* aclrtSetDevice calls not yet reset */
+  int user_contexts;           /* live contexts made by aclrtCreateContext */
+  acl__context *user_ctx_list; /* those contexts, linked by dev_next */
+  int open;
+  acl__context *default_ctx;   /* NULL until first use */
+  /* device memory (memory.c) */
+  void *mem_base;
+  struct acl__mem_space *mem;
+  /* peer access: bit i = access to device i enabled */
+  uint64_t peer_mask;
+  /* scheduler (executor.c) */
+  pthread_mutex_t sched_lock;
+  pthread_cond_t sched_cond;
+  struct acl__sched *sched;
+};
+
+/* The device with user id `id`, or NULL after recording ACL_ERROR_RT_INVALID_DEVICEID
+ * for `api` (message quotes the visibility variables when they are the cause). */
+acl__device *acl__device_get(const char *api, int32_t id, int *rc);
+/* Makes sure the device is open (backend, memory, executors, default
+ * context).  Device lock must NOT be held.  0 or an error (recorded). */
+int acl__device_ensure_open(const char *api, acl__device *d);
+/* Runs `fn` with device-memory access enabled on the calling thread. */
+void acl__device_access_begin(acl__device *d);
+void acl__device_access_end(acl__device *d);
+int acl__device_count(void);
+acl__device *acl__device_at(int id);   /* no checks; id < acl__device_count() */
+
+/* ---- contexts ----------------------------------------------------------- */
+
+struct acl__context {
+  acl__device *dev;
+  acl__context *dev_next;        /* device's user-context list (device lock) */
+  int is_default;
+  acl__stream *default_stream;
+  pthread_mutex_t lock;          /* guards the lists */
+  acl__stream *streams;          /* user streams, linked by ctx_next */
+  acl__event *events;            /* linked by ctx_next */
+  atomic_int destroyed;
+};
+
+/* The calling thread's current context; NULL after recording
+ * ACL_ERROR_RT_CONTEXT_NULL for `api` ("call aclrtSetDevice or
+ * aclrtSetCurrentContext first").  Applies acl.json defaultDevice. */
+acl__context *acl__context_current(const char *api, int *rc);
+/* Same, without recording anything: NULL when the thread has none. */
+acl__context *acl__context_peek(void);
+
+/* Resolves a stream argument: NULL = the current context's default stream.
+ * Checks the handle and that it belongs to the current context (107003).
+ * NULL after recording the failure; *rc holds the code. */
+acl__stream *acl__stream_resolve(const char *api, aclrtStream stream, int *rc);
+
+/* ---- streams and events (stream.c, event.c) ---------------------------- */
+
+struct acl__stream {
+  acl__context *ctx;
+  acl__stream *ctx_next, *ctx_prev; /* the context's user-stream list (context lock) */
+  int in_ctx_list;                  /* context lock */
+  uint32_t priority;            /* 0 (highest) .. 7 */
+  uint32_t flags;
+  int is_default;
+  int32_t id;
+  uint64_t failure_mode;        /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
+  pthread_mutex_t lock;         /* guards the queue and state below */
+  pthread_cond_t idle_cond;     /* signalled when the queue drains or a task fails */
+  acl__task *head, *tail;       /* tasks not yet run; head may be running */
+  uint64_t submitted;           /* seq of the last submitted task */
+  uint64_t completed;           /* seq of the last finished task */
+  int state;                    /* executor.c: idle / ready / running / parked */
+  int wakeups;                  /* unparks that arrived before the park */
+  int error;                    /* first unreported task error (aclError) */
+  char error_msg[256];
+  int destroying;
+  int waiters;                  /* threads waiting on idle_cond */
+  acl__stream *sched_next;      /* scheduler ready list link (sched_lock) */
+  /* callbacks (callback.c): the subscribed report thread, 0 = none */
+  uint64_t report_thread;
+};
+
+/* Waits until every task submitted so far has finished, or timeout_ms
+ * (-1 = forever, 0 = just look).  Returns 0, the stream's pending task error
+ * (then cleared), or ACL_ERROR_RT_STREAM_SYNC_TIMEOUT; a failure is recorded
+ * for aclGetRecentErrMsg as a failure of `api`.  The calling thread may run
+ * queued tasks of the stream itself while it waits. */
+int acl__stream_sync_api(const char *api, acl__stream *s, int32_t timeout_ms);
+#define acl__stream_sync(s, timeout_ms) acl__stream_sync_api(__func__, (s), (timeout_ms))
+
+/* ---- events (event.c) ----------------------------------------------------- */
+
+struct acl__event {
+  acl__context *ctx;
+  acl__event *ctx_next;
+  uint32_t flags;
+  int ex;                       /* made by aclrtCreateEventExWithFlag */
+  pthread_mutex_t lock;         /* guards the fields below */
+  pthread_cond_t cond;          /* broadcast when a record completes */
+  int refs;                     /* the handle + one per queued task using it */
+  uint64_t recorded;            /* records submitted */
+  uint64_t done;                /* highest record executed */
+  int signaled;                 /* the latest executed record came after the latest reset */
+  uint64_t ts_ns;               /* device time of the latest executed record */
+  acl__stream *last_stream;     /* where the latest record was queued, and its */
+  uint64_t last_stream_seq;     /* task's position there: a synchronising thread helps it along */
+  int host_waiters;
+  struct acl__event_waiter *waiters;  /* streams parked until done >= target */
+};
+
+/* ---- runtime lifetime (device.c) ------------------------------------------ */
+
+/* aclInit's resource-manager stage: the device table from discovery.  No
+ * device is opened.  default_device is acl.json's defaultDevice (-1: none).
+ * 0 or ACL_ERROR_BAD_ALLOC. */
+int acl__rt_init(const acl__hal_info *hal, int32_t default_device);
+/* aclFinalize: resets every device still set (bounded wait for in-flight
+ * work), logs what leaked, frees the device table. */
+void acl__rt_shutdown(void);
+/* fork child: forgets every device without touching executor threads (they
+ * do not exist in the child). */
+void acl__rt_atfork_child(void);
+
+#endif
