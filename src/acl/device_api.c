@@ -59,8 +59,7 @@ aclError aclrtGetDeviceCount(uint32_t *count) {
   return 0;
 }
 
-/* Synchronises every stream of every context of device d, within timeout_ms overall. */
-static int acl__device_sync(const char *api, acl__device *d, int32_t timeout_ms) {
+int acl__device_sync(const char *api, acl__device *d, int32_t timeout_ms) {
   /* Snapshot the streams under the locks, then wait on each with the time left. */
   size_t cap = 64, n = 0;
   acl__stream **list = malloc(cap * sizeof(*list));

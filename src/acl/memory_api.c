@@ -24,6 +24,7 @@
 #include "rt/callback.h"
 #include "rt/mem_internal.h"
 #include "rt/memory.h"
+#include "rt/device.h"
 #include "rt/rt.h"
 
 #define ACL__PAD 32u
@@ -156,13 +157,14 @@ aclError aclrtFreeWithDevSync(void *devPtr) {
   int rc = 0;
   if (devPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
-  if (acl__context_current(__func__, &rc) == NULL)
+  acl__context *c = acl__context_current(__func__, &rc);
+  if (c == NULL)
     return rc;
   rc = acl__callback_forbid(__func__);
   if (rc != 0)
     return rc;
   /* Wait for the current device's streams, then free. */
-  rc = aclrtSynchronizeDevice();
+  rc = acl__device_sync(__func__, c->dev, -1);
   if (rc != 0)
     return rc;
   return acl__mem_free(__func__, devPtr);
@@ -199,11 +201,12 @@ aclError aclrtFreeHostWithDevSync(void *hostPtr) {
   int rc = 0;
   if (hostPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
-  if (acl__context_peek() != NULL) {
+  acl__context *c = acl__context_peek();
+  if (c != NULL) {
     rc = acl__callback_forbid(__func__);
     if (rc != 0)
       return rc;
-    rc = aclrtSynchronizeDevice();
+    rc = acl__device_sync(__func__, c->dev, -1);
     if (rc != 0)
       return rc;
   }

@@ -13,9 +13,13 @@
  *                    start threads (the runtime owns the executors).
  *   device_close     last reset of the device or aclFinalize, device lock
  *                    held, after every executor has stopped.
- *   mem_reserve      device_open time: the device's memory region of
- *                    `capacity` bytes.  Returns the address range the
- *                    application sees.  The runtime sub-allocates it.
+ *   mem_reserve      device_open time: the device's memory region.  It
+ *                    must reserve 2 x `capacity` bytes of address space
+ *                    (without committing memory): the runtime counts
+ *                    `capacity` bytes of allocations against the device and
+ *                    uses the rest as slack against fragmentation.  Returns
+ *                    the base the application sees; the runtime
+ *                    sub-allocates it.
  *   access_begin/end any thread: let the calling thread touch device memory
  *                    between the two calls (nesting allowed; cheap: a few
  *                    instructions).  Executor threads call access_begin once

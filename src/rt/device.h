@@ -11,6 +11,9 @@ int acl__rt_visibility_error(const char *api);
 int32_t acl__rt_default_device(void);
 
 int acl__device_set(const char *api, acl__device *d);
+/* Synchronises every stream of every context of device d, within timeout_ms
+ * overall (-1: forever); failures are recorded as failures of `api`. */
+int acl__device_sync(const char *api, acl__device *d, int32_t timeout_ms);
 int acl__device_reset(const char *api, acl__device *d, int force);
 void acl__device_context_gone(acl__device *d);
 

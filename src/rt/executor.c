@@ -168,52 +168,108 @@ static void acl__stream_note_error_locked(acl__stream *s, acl__task *t, int rc) 
 
 /* Runs tasks of a stream that the caller has set RUNNING (stream lock
  * held on entry and exit).  Stops when the queue is empty (-> IDLE), the
- * head task parks (-> PARKED), `limit` tasks ran (-> READY, pushed again
- * by the caller: returns 1), or `until` has completed (RUNNING -> READY or
- * IDLE; for a helping thread).  Returns 1 when the caller must push the
- * stream to the ready list. */
+ * head task parks (-> PARKED), `limit` tasks ran (-> READY), or, for a
+ * thread that synchronises and helps, when `until` has completed or the
+ * next task is executor-only (-> READY).  Returns 1 when the caller must
+ * push the stream back on the ready list.
+ *
+ * Tasks run in batches without the lock: the tasks from head to the tail
+ * seen under the lock have stable links (submitters only append after the
+ * tail), so the lock is taken once per batch, not twice per task. */
 static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
-  for (int ran = 0;; ran++) {
-    acl__task *t = s->head;
-    if (t == NULL) {
+  int ran = 0;
+  for (;;) {
+    acl__task *first = s->head;
+    if (first == NULL) {
       s->state = ACL__STREAM_IDLE;
       if (s->waiters)
         pthread_cond_broadcast(&s->idle_cond);
       return 0;
     }
-    if ((limit > 0 && ran >= limit) || (until != 0 && (s->completed >= until || t->executor_only))) {
+    if ((limit > 0 && ran >= limit) || (until != 0 && (s->completed >= until || first->executor_only))) {
       s->state = ACL__STREAM_READY;
       return 1;
     }
-    int rc;
     if (s->error != 0 && s->failure_mode == ACL_STOP_ON_FAILURE) {
-      t->discarded = 1;
-      rc = 0;
-    } else {
+      /* an earlier task failed: drop this one unrun */
+      s->head = first->next;
+      if (s->head == NULL)
+        s->tail = NULL;
+      s->completed = first->seq;
+      first->discarded = 1;
+      if (s->waiters)
+        pthread_cond_broadcast(&s->idle_cond);
       pthread_mutex_unlock(&s->lock);
-      rc = t->run(t);
+      acl__task_release(first);
       pthread_mutex_lock(&s->lock);
-      if (rc == ACL__TASK_PARK) {
-        if (s->wakeups > 0) {
-          s->wakeups--;
-          ran--;
-          continue;
-        }
-        s->state = ACL__STREAM_PARKED;
-        return 0;
-      }
+      ran++;
+      continue;
     }
-    s->head = t->next;
-    if (s->head == NULL)
-      s->tail = NULL;
-    s->completed = t->seq;
-    if (rc != 0)
-      acl__stream_note_error_locked(s, t, rc);
-    if (s->waiters)
-      pthread_cond_broadcast(&s->idle_cond);
+    acl__task *last = s->tail;
+    s->batch_last = last;
     pthread_mutex_unlock(&s->lock);
-    acl__task_release(t);
+
+    acl__task *t = first, *done = NULL;
+    int rc = 0, n = 0;
+    for (;;) {
+      if (t != first && ((limit > 0 && ran + n >= limit) || (until != 0 && (t->seq > until || t->executor_only)) ||
+                         atomic_load_explicit(&s->discard, memory_order_relaxed)))
+        break;
+      rc = t->run(t);
+      if (rc == ACL__TASK_PARK)
+        break;
+      done = t;
+      n++;
+      if (rc != 0 || t == last)
+        break;
+      t = t->next;
+    }
+
     pthread_mutex_lock(&s->lock);
+    s->batch_last = NULL;
+    if (done != NULL) {
+      s->head = done->next;
+      if (s->head == NULL)
+        s->tail = NULL;
+      s->completed = done->seq;
+      done->next = NULL;
+      if (rc != 0 && rc != ACL__TASK_PARK)
+        acl__stream_note_error_locked(s, done, rc);
+      if (s->waiters)
+        pthread_cond_broadcast(&s->idle_cond);
+      ran += n;
+      pthread_mutex_unlock(&s->lock);
+      for (acl__task *x = first, *next; x != NULL; x = next) {
+        next = x->next;
+        acl__task_release(x);
+      }
+      pthread_mutex_lock(&s->lock);
+    }
+    if (atomic_load_explicit(&s->discard, memory_order_relaxed) && s->head != NULL) {
+      /* destroyed by force: what has not run goes */
+      acl__task *drop = s->head;
+      s->head = s->tail = NULL;
+      s->completed = s->submitted;
+      s->state = ACL__STREAM_IDLE;
+      if (s->waiters)
+        pthread_cond_broadcast(&s->idle_cond);
+      pthread_mutex_unlock(&s->lock);
+      for (acl__task *x = drop, *next; x != NULL; x = next) {
+        next = x->next;
+        x->discarded = 1;
+        acl__task_release(x);
+      }
+      pthread_mutex_lock(&s->lock);
+      return 0;
+    }
+    if (rc == ACL__TASK_PARK) {
+      if (s->wakeups > 0) {
+        s->wakeups--;
+        continue; /* woken already: run it again */
+      }
+      s->state = ACL__STREAM_PARKED;
+      return 0;
+    }
   }
 }
 

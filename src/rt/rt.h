@@ -189,6 +189,8 @@ struct acl__stream {
   pthread_mutex_t lock;         /* guards the queue and state below */
   pthread_cond_t idle_cond;     /* signalled when the queue drains or a task fails */
   acl__task *head, *tail;       /* tasks not yet run; head may be running */
+  acl__task *batch_last;        /* while RUNNING: the last task of the batch being run
+                                   without the lock (head..batch_last belong to the runner) */
   uint64_t submitted;           /* seq of the last submitted task */
   uint64_t completed;           /* seq of the last finished task */
   int state;                    /* executor.c: idle / ready / running / parked */
@@ -196,6 +198,7 @@ struct acl__stream {
   int error;                    /* first unreported task error (aclError) */
   char error_msg[256];
   int destroying;
+  atomic_int discard;           /* aclrtDestroyStreamForce: drop what has not run yet */
   int waiters;                  /* threads waiting on idle_cond */
   acl__stream *sched_next;      /* scheduler ready list link (sched_lock) */
   /* callbacks (callback.c): the subscribed report thread, 0 = none */

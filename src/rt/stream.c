@@ -94,12 +94,13 @@ int acl__stream_sync_api(const char *api, acl__stream *s, int32_t timeout_ms) {
 static acl__task *acl__stream_take_queued_locked(acl__stream *s) {
   acl__task *keep = NULL, *list;
   if (s->state == ACL__STREAM_RUNNING) {
-    /* the head task is running: it stays */
+    /* the batch being run stays (its runner holds it without the lock) */
+    acl__task *end = s->batch_last ? s->batch_last : s->head;
     keep = s->head;
-    list = keep ? keep->next : NULL;
-    if (keep)
-      keep->next = NULL;
-    s->tail = keep;
+    list = end ? end->next : NULL;
+    if (end)
+      end->next = NULL;
+    s->tail = end;
   } else {
     list = s->head;
     s->tail = NULL;
@@ -121,6 +122,8 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
   acl__callback_stream_gone(s);
   pthread_mutex_lock(&s->lock);
   s->destroying = 1;
+  if (force)
+    atomic_store(&s->discard, 1);
   uint64_t target = s->submitted;
   int w = force ? ETIMEDOUT : acl__stream_wait_locked(s, target, ACL__TEARDOWN_WAIT_MS);
   /* the last task has completed, but its executor may not have let go yet */
