@@ -3,10 +3,14 @@
  * nothing else protects the runtime from a destroyed, foreign or garbage
  * one: every API looks its handle up here before dereferencing it.
  *
- * A set of pointers, split into stripes by hash so that threads working on
- * different objects rarely meet on a lock.  Each stripe is an open-addressing
- * table that grows; deletions leave tombstones, cleared at the next growth.
- * Each stripe lock is a leaf lock.
+ * A set of pointers, split into stripes by hash.  Each stripe is an
+ * open-addressing table.  Lookups take no lock: keys and types are atomics,
+ * a key is published (release) after its type, and a stripe's table pointer
+ * is swapped (release) when it grows.  Writers (register, unregister) take
+ * the stripe's lock.  A table replaced by growth stays allocated (on the
+ * stripe's retired list) because a reader may still be probing it; tables
+ * only double, so the retired ones together are never bigger than the live
+ * one.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -14,26 +18,32 @@
 
 #include "rt/rt.h"
 
-/* 16 stripes: enough to spread contention, and few enough that the fork
+/* 16 stripes: enough to spread writers, and few enough that the fork
  * prepare handler, which holds them all at once, stays within the lock
  * count ThreadSanitizer can track (64). */
 #define ACL__HSTRIPES 16
 #define ACL__HTOMB ((uintptr_t)1)
 
 typedef struct acl__hslot {
-  uintptr_t key;   /* 0 = empty, 1 = tombstone */
-  int type;
+  _Atomic uintptr_t key;   /* 0 = empty, 1 = tombstone */
+  atomic_int type;
 } acl__hslot;
 
+typedef struct acl__htable {
+  struct acl__htable *retired_next;
+  size_t cap;              /* power of two */
+  acl__hslot slots[];
+} acl__htable;
+
 typedef struct acl__hstripe {
-  pthread_mutex_t lock;
-  acl__hslot *slots;
-  size_t cap;      /* power of two */
-  size_t used;     /* live + tombstones */
+  pthread_mutex_t lock;            /* writers */
+  _Atomic(acl__htable *) table;    /* NULL until the first register */
+  size_t used;                     /* live + tombstones (lock) */
+  acl__htable *retired;            /* replaced tables (lock) */
 } acl__hstripe;
 
 static acl__hstripe acl__handles[ACL__HSTRIPES] = {
-#define ACL__HS_INIT {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0}
+#define ACL__HS_INIT {PTHREAD_MUTEX_INITIALIZER, NULL, 0, NULL}
 #define ACL__HS_INIT8 ACL__HS_INIT, ACL__HS_INIT, ACL__HS_INIT, ACL__HS_INIT, ACL__HS_INIT, ACL__HS_INIT, ACL__HS_INIT, ACL__HS_INIT
     ACL__HS_INIT8, ACL__HS_INIT8,
 #undef ACL__HS_INIT8
@@ -50,41 +60,55 @@ static uint64_t acl__hmix(uintptr_t k) {
 
 static acl__hstripe *acl__hstripe_of(uintptr_t k) { return &acl__handles[acl__hmix(k) & (ACL__HSTRIPES - 1)]; }
 
-/* Finds k's slot, or the slot to insert it (first tombstone or empty). */
-static acl__hslot *acl__hfind(acl__hstripe *s, uintptr_t k, int for_insert) {
-  if (s->cap == 0)
+/* Finds k's slot in t, or (for_insert) the slot to put it in. */
+static acl__hslot *acl__hfind(acl__htable *t, uintptr_t k, int for_insert) {
+  if (t == NULL)
     return NULL;
-  size_t mask = s->cap - 1, i = (size_t)(acl__hmix(k) >> 8) & mask;
+  size_t mask = t->cap - 1, i = (size_t)(acl__hmix(k) >> 8) & mask;
   acl__hslot *tomb = NULL;
-  for (size_t n = 0; n < s->cap; n++, i = (i + 1) & mask) {
-    acl__hslot *e = &s->slots[i];
-    if (e->key == k)
+  for (size_t n = 0; n < t->cap; n++, i = (i + 1) & mask) {
+    acl__hslot *e = &t->slots[i];
+    uintptr_t key = atomic_load_explicit(&e->key, memory_order_acquire);
+    if (key == k)
       return e;
-    if (e->key == 0)
+    if (key == 0)
       return for_insert ? (tomb ? tomb : e) : NULL;
-    if (e->key == ACL__HTOMB && tomb == NULL)
+    if (key == ACL__HTOMB && tomb == NULL)
       tomb = e;
   }
   return for_insert ? tomb : NULL;
 }
 
+static acl__htable *acl__htable_new(size_t cap) {
+  acl__htable *t = calloc(1, sizeof(*t) + cap * sizeof(acl__hslot));
+  if (t != NULL)
+    t->cap = cap;
+  return t;
+}
+
+/* Stripe lock held: a table twice as big with the live keys, published. */
 static int acl__hgrow(acl__hstripe *s) {
-  size_t cap = s->cap ? s->cap * 2 : 64;
-  acl__hslot *old = s->slots;
-  size_t old_cap = s->cap;
-  acl__hslot *slots = calloc(cap, sizeof(*slots));
-  if (slots == NULL)
+  acl__htable *old = atomic_load_explicit(&s->table, memory_order_relaxed);
+  acl__htable *t = acl__htable_new(old ? old->cap * 2 : 64);
+  if (t == NULL)
     return -1;
-  s->slots = slots;
-  s->cap = cap;
-  s->used = 0;
-  for (size_t i = 0; i < old_cap; i++)
-    if (old[i].key > ACL__HTOMB) {
-      acl__hslot *e = acl__hfind(s, old[i].key, 1);
-      *e = old[i];
-      s->used++;
-    }
-  free(old);
+  size_t used = 0;
+  for (size_t i = 0; old != NULL && i < old->cap; i++) {
+    uintptr_t key = atomic_load_explicit(&old->slots[i].key, memory_order_relaxed);
+    if (key <= ACL__HTOMB)
+      continue;
+    acl__hslot *e = acl__hfind(t, key, 1);
+    atomic_store_explicit(&e->type, atomic_load_explicit(&old->slots[i].type, memory_order_relaxed),
+                          memory_order_relaxed);
+    atomic_store_explicit(&e->key, key, memory_order_relaxed);
+    used++;
+  }
+  atomic_store_explicit(&s->table, t, memory_order_release);
+  s->used = used;
+  if (old != NULL) {
+    old->retired_next = s->retired;
+    s->retired = old;
+  }
   return 0;
 }
 
@@ -92,15 +116,17 @@ void acl__handle_register(void *h, acl__handle_type type) {
   uintptr_t k = (uintptr_t)h;
   acl__hstripe *s = acl__hstripe_of(k);
   pthread_mutex_lock(&s->lock);
-  if ((s->used + 1) * 4 >= s->cap * 3 && acl__hgrow(s) != 0) {
+  acl__htable *t = atomic_load_explicit(&s->table, memory_order_relaxed);
+  if ((t == NULL || (s->used + 1) * 4 >= t->cap * 3) && acl__hgrow(s) != 0) {
     pthread_mutex_unlock(&s->lock);
     return; /* out of memory: the handle is unknown, later calls reject it */
   }
-  acl__hslot *e = acl__hfind(s, k, 1);
-  if (e->key == 0)
+  t = atomic_load_explicit(&s->table, memory_order_relaxed);
+  acl__hslot *e = acl__hfind(t, k, 1);
+  if (atomic_load_explicit(&e->key, memory_order_relaxed) == 0)
     s->used++;
-  e->key = k;
-  e->type = (int)type;
+  atomic_store_explicit(&e->type, (int)type, memory_order_relaxed);
+  atomic_store_explicit(&e->key, k, memory_order_release);
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -108,9 +134,9 @@ void acl__handle_unregister(void *h) {
   uintptr_t k = (uintptr_t)h;
   acl__hstripe *s = acl__hstripe_of(k);
   pthread_mutex_lock(&s->lock);
-  acl__hslot *e = acl__hfind(s, k, 0);
+  acl__hslot *e = acl__hfind(atomic_load_explicit(&s->table, memory_order_relaxed), k, 0);
   if (e != NULL)
-    e->key = ACL__HTOMB;
+    atomic_store_explicit(&e->key, ACL__HTOMB, memory_order_release);
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -119,11 +145,8 @@ int acl__handle_valid(const void *h, acl__handle_type type) {
   if (k <= ACL__HTOMB)
     return 0;
   acl__hstripe *s = acl__hstripe_of(k);
-  pthread_mutex_lock(&s->lock);
-  acl__hslot *e = acl__hfind(s, k, 0);
-  int ok = e != NULL && e->type == (int)type;
-  pthread_mutex_unlock(&s->lock);
-  return ok;
+  acl__hslot *e = acl__hfind(atomic_load_explicit(&s->table, memory_order_acquire), k, 0);
+  return e != NULL && atomic_load_explicit(&e->type, memory_order_relaxed) == (int)type;
 }
 
 /* fork(): no stripe may be inherited locked, and the child forgets every
@@ -142,9 +165,14 @@ void acl__handle_atfork_child(void) {
   for (int i = 0; i < ACL__HSTRIPES; i++) {
     acl__hstripe *s = &acl__handles[i];
     pthread_mutex_init(&s->lock, NULL);
-    free(s->slots);
-    s->slots = NULL;
-    s->cap = s->used = 0;
+    free(atomic_load_explicit(&s->table, memory_order_relaxed));
+    while (s->retired != NULL) {
+      acl__htable *n = s->retired->retired_next;
+      free(s->retired);
+      s->retired = n;
+    }
+    atomic_store_explicit(&s->table, NULL, memory_order_relaxed);
+    s->used = 0;
   }
 }
 

@@ -302,7 +302,8 @@ int acl__arena_alloc(acl__arena *a, size_t bytes, size_t charge, acl__mblock **o
   }
   b->charged = charge;
   b->requested = 0;
-  b->record = -1;
+  /* b->record keeps the fault-table slot that last described this block:
+   * acl__mem_fault_note reuses it when it still holds this address */
   a->root = acl__mtree_insert(a->root, b, &a->rng);
   a->charged += charge;
   if (a->charged > a->peak_charged)

@@ -64,9 +64,18 @@ void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span) {
   atomic_store_explicit(&acl__fault_regions[dev_id].span, span, memory_order_release);
 }
 
-int32_t acl__mem_fault_note(int32_t dev_id, uintptr_t addr, size_t size, const char *api, const char *caller) {
+/* `hint` is the slot that last described this address (or -1): a block
+ * the caching allocator hands out again reuses its slot, which is still in
+ * cache, instead of claiming a fresh one. */
+int32_t acl__mem_fault_note(int32_t hint, int32_t dev_id, uintptr_t addr, size_t size, const char *api,
+                            const char *caller) {
   for (int tries = 0; tries < 8; tries++) {
-    unsigned i = atomic_fetch_add_explicit(&acl__fault_next, 1, memory_order_relaxed) % ACL__FAULT_RECORDS;
+    unsigned i;
+    if (tries == 0 && hint >= 0 && hint < ACL__FAULT_RECORDS &&
+        atomic_load_explicit(&acl__fault_ring[hint].addr, memory_order_relaxed) == addr)
+      i = (unsigned)hint;
+    else
+      i = atomic_fetch_add_explicit(&acl__fault_next, 1, memory_order_relaxed) % ACL__FAULT_RECORDS;
     acl__fault_record *r = &acl__fault_ring[i];
     unsigned s = atomic_load_explicit(&r->seq, memory_order_relaxed);
     if ((s & 1) != 0 ||
@@ -86,14 +95,12 @@ int32_t acl__mem_fault_note(int32_t dev_id, uintptr_t addr, size_t size, const c
 void acl__mem_fault_forget(int32_t slot, uintptr_t addr) {
   if (slot < 0 || slot >= ACL__FAULT_RECORDS)
     return;
+  /* No seqlock round here (this runs on every aclrtFree): marking the size 0
+   * is one store, and a reader that races with it reads either the old size
+   * or 0 - both describe the block well enough for a diagnostic. */
   acl__fault_record *r = &acl__fault_ring[slot];
-  unsigned s = atomic_load_explicit(&r->seq, memory_order_relaxed);
-  if ((s & 1) != 0 ||
-      !atomic_compare_exchange_strong_explicit(&r->seq, &s, s + 1, memory_order_acquire, memory_order_relaxed))
-    return; /* being reused right now: it no longer describes addr */
   if (atomic_load_explicit(&r->addr, memory_order_relaxed) == addr)
     atomic_store_explicit(&r->size, 0, memory_order_relaxed);
-  atomic_store_explicit(&r->seq, s + 2, memory_order_release);
 }
 
 /* ---- caller names ---------------------------------------------------------- */

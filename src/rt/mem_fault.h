@@ -20,7 +20,8 @@ void acl__mem_fault_install(void);
 /* Device `dev_id`'s region is [base, base + span); span 0 forgets it. */
 void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span);
 /* Records a live allocation; returns its slot (for forget), -1 if none. */
-int32_t acl__mem_fault_note(int32_t dev_id, uintptr_t addr, size_t size, const char *api, const char *caller);
+int32_t acl__mem_fault_note(int32_t hint, int32_t dev_id, uintptr_t addr, size_t size, const char *api,
+                            const char *caller);
 /* The allocation in `slot` starting at addr was freed. */
 void acl__mem_fault_forget(int32_t slot, uintptr_t addr);
 

@@ -349,7 +349,7 @@ int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t cha
   b->api = api_name;
   b->caller = caller;
   b->serial = ++sp->serial;
-  b->record = acl__mem_fault_note(d->id, b->addr, requested, api_name, caller);
+  b->record = acl__mem_fault_note(b->record, d->id, b->addr, requested, api_name, caller);
   pthread_mutex_unlock(&sp->lock);
   *out = (void *)b->addr;
   return 0;
