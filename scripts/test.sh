@@ -31,7 +31,7 @@ CC=gcc build asan -DOPENACL_SANITIZE=address
 
 step "ThreadSanitizer build and threaded tests"
 CC=clang build tsan -DOPENACL_SANITIZE=thread -DOPENACL_BUILD_BENCH=OFF
-(cd "$root/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+(cd "$root/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OPENACL_STRESS_TASKS=500 \
   ctest --output-on-failure -j "$jobs" -L threads)
 
 step "clang build and tests"
