@@ -153,46 +153,31 @@ acl__context *acl__context_current(const char *api, int *rc) {
   return NULL;
 }
 
-/* ---- public API ------------------------------------------------------------- */
+/* ---- user contexts (aclrtCreateContext / aclrtDestroyContext) ---------------- */
 
-aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
-  int rc = 0;
-  if (context == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "context is NULL; pass where to store the new context");
-  acl__device *d = acl__device_get(__func__, deviceId, &rc);
-  if (d == NULL)
-    return rc;
-  rc = acl__device_ensure_open(__func__, d);
+int acl__context_create_user(const char *api, acl__device *d, acl__context **out) {
+  int rc = acl__device_ensure_open(api, d);
   if (rc != 0)
     return rc;
   acl__context *c = acl__context_new(d, 0);
   if (c == NULL)
-    return ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for a context");
+    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for a context");
   pthread_mutex_lock(&d->lock);
   c->dev_next = d->user_ctx_list;
   d->user_ctx_list = c;
   d->user_contexts++;
   pthread_mutex_unlock(&d->lock);
   acl__context_set_current(c);
-  *context = c;
+  *out = c;
   return 0;
 }
 
-aclError aclrtDestroyContext(aclrtContext context) {
-  int rc = 0;
-  if (!acl__rt_live(__func__, &rc))
-    return rc;
-  if (context == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "context is NULL");
-  if (!acl__handle_valid(context, ACL__H_CONTEXT))
-    return ACL__FAIL(ACL_ERROR_RT_INVALID_HANDLE,
-                     "context %p is not a live context (destroyed already, or never created)", context);
-  acl__context *c = context;
+int acl__context_destroy_user(const char *api, acl__context *c) {
   if (c->is_default)
-    return ACL__FAIL(ACL_ERROR_RT_INVALID_HANDLE,
+    return acl__fail(api, ACL_ERROR_RT_INVALID_HANDLE, __FILE__, __LINE__,
                      "context %p is the default context of device %d, which aclrtResetDevice releases. Remedy: "
                      "destroy only contexts made by aclrtCreateContext",
-                     context, (int)c->dev->id);
+                     (void *)c, (int)c->dev->id);
   acl__device *d = c->dev;
   pthread_mutex_lock(&d->lock);
   int found = 0;
@@ -204,61 +189,11 @@ aclError aclrtDestroyContext(aclrtContext context) {
     }
   pthread_mutex_unlock(&d->lock);
   if (!found)
-    return ACL__FAIL(ACL_ERROR_RT_INVALID_HANDLE, "context %p is being destroyed by another thread", context);
+    return acl__fail(api, ACL_ERROR_RT_INVALID_HANDLE, __FILE__, __LINE__,
+                     "context %p is being destroyed by another thread", (void *)c);
   if (acl__tls_ctx == c)
     acl__tls_ctx = NULL;
-  acl__context_release(c, __func__);
+  acl__context_release(c, api);
   acl__device_context_gone(d);
-  return 0;
-}
-
-aclError aclrtSetCurrentContext(aclrtContext context) {
-  int rc = 0;
-  if (!acl__rt_live(__func__, &rc))
-    return rc;
-  if (context == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "context is NULL");
-  if (!acl__handle_valid(context, ACL__H_CONTEXT))
-    return ACL__FAIL(ACL_ERROR_RT_INVALID_HANDLE,
-                     "context %p is not a live context (destroyed already, released by aclrtResetDevice, or "
-                     "never created)",
-                     context);
-  acl__context_set_current(context);
-  return 0;
-}
-
-aclError aclrtGetCurrentContext(aclrtContext *context) {
-  int rc = 0;
-  if (context == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "context is NULL");
-  acl__context *c = acl__context_current(__func__, &rc);
-  if (c == NULL)
-    return rc;
-  *context = c;
-  return 0;
-}
-
-aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
-  int rc = 0;
-  if (stream == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
-  acl__context *c = acl__context_current(__func__, &rc);
-  if (c == NULL)
-    return rc;
-  *stream = c->default_stream;
-  return 0;
-}
-
-aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active) {
-  int rc = 0;
-  if (flags == NULL || active == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", flags == NULL ? "flags" : "active");
-  acl__device *d = acl__device_get(__func__, deviceId, &rc);
-  if (d == NULL)
-    return rc;
-  pthread_mutex_lock(&d->lock);
-  *flags = 0;
-  *active = d->default_ctx != NULL;
-  pthread_mutex_unlock(&d->lock);
   return 0;
 }

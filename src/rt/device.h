@@ -25,6 +25,9 @@ void acl__context_release(acl__context *c, const char *api);
 /* aclFinalize: releases every user context of a device. */
 void acl__contexts_release_all(acl__device *d, const char *api);
 void acl__context_set_current(acl__context *c);
+/* aclrtCreateContext / aclrtDestroyContext (failures recorded for api). */
+int acl__context_create_user(const char *api, acl__device *d, acl__context **out);
+int acl__context_destroy_user(const char *api, acl__context *c);
 /* The context's list of user streams (O(1) both ways); remove returns 0
  * when the stream was not in the list (another thread took it). */
 void acl__context_add_stream(acl__context *c, acl__stream *s);

@@ -23,6 +23,7 @@
 #include "common/log.h"
 #include "rt/callback.h"
 #include "rt/device.h"
+#include "rt/event.h"
 #include "rt/executor.h"
 #include "rt/rt.h"
 
@@ -48,7 +49,7 @@ void acl__event_destroy(acl__event *e) {
   acl__event_unref(e);
 }
 
-static acl__event *acl__event_resolve(const char *api, aclrtEvent event, int *rc) {
+acl__event *acl__event_resolve(const char *api, aclrtEvent event, int *rc) {
   if (!acl__rt_live(api, rc))
     return NULL;
   if (event == NULL) {
@@ -193,20 +194,9 @@ static int acl__event_submit(const char *api, acl__event *e, acl__stream *s, acl
   return 0;
 }
 
-/* ---- public API --------------------------------------------------------------- */
+/* ---- operations behind the public functions (src/acl/event_api.c) ---------- */
 
-static int acl__event_create(const char *api, aclrtEvent *event, uint32_t flag, int ex) {
-  int rc = 0;
-  if (event == NULL)
-    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "event is NULL; pass where to store it");
-  const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
-                         ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
-  if (flag & ~known)
-    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
-                     "flag 0x%x has bits that are not ACL_EVENT_* flags (0x%x)", flag, flag & ~known);
-  acl__context *c = acl__context_current(api, &rc);
-  if (c == NULL)
-    return rc;
+int acl__event_new(const char *api, acl__context *c, uint32_t flag, int ex, acl__event **out) {
   acl__event *e = calloc(1, sizeof(*e));
   if (e == NULL)
     return acl__fail(api, ACL_ERROR_RT_NO_EVENT_RESOURCE, __FILE__, __LINE__, "out of host memory for an event");
@@ -221,28 +211,11 @@ static int acl__event_create(const char *api, aclrtEvent *event, uint32_t flag, 
   c->events = e;
   pthread_mutex_unlock(&c->lock);
   acl__handle_register(e, ACL__H_EVENT);
-  *event = e;
+  *out = e;
   return 0;
 }
 
-aclError aclrtCreateEvent(aclrtEvent *event) {
-  /* The default event can time, and be waited on across streams. */
-  return acl__event_create(__func__, event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, 0);
-}
-
-aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
-  return acl__event_create(__func__, event, flag, 0);
-}
-
-aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag) {
-  return acl__event_create(__func__, event, flag, 1);
-}
-
-aclError aclrtDestroyEvent(aclrtEvent event) {
-  int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
+int acl__event_remove(const char *api, acl__event *e) {
   acl__context *c = e->ctx;
   pthread_mutex_lock(&c->lock);
   int found = 0;
@@ -254,13 +227,13 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
     }
   pthread_mutex_unlock(&c->lock);
   if (!found)
-    return ACL__FAIL(ACL_ERROR_RT_INVALID_HANDLE, "event %p is being destroyed by another thread", event);
+    return acl__fail(api, ACL_ERROR_RT_INVALID_HANDLE, __FILE__, __LINE__,
+                     "event %p is being destroyed by another thread", (void *)e);
   acl__event_destroy(e);
   return 0;
 }
 
-/* Checks that an event may be used on stream s (same context). */
-static int acl__event_same_context(const char *api, acl__event *e, acl__stream *s) {
+int acl__event_same_context(const char *api, acl__event *e, acl__stream *s) {
   if (e->ctx == s->ctx)
     return 0;
   return acl__fail(api, ACL_ERROR_RT_STREAM_CONTEXT, __FILE__, __LINE__,
@@ -269,117 +242,34 @@ static int acl__event_same_context(const char *api, acl__event *e, acl__stream *
                    (int)e->ctx->dev->id, s->id, (int)s->ctx->dev->id);
 }
 
-aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-  int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
-    return rc;
+int acl__event_record(const char *api, acl__event *e, acl__stream *s) {
   pthread_mutex_lock(&e->lock);
   uint64_t seq = ++e->recorded;
   pthread_mutex_unlock(&e->lock);
-  return acl__event_submit(__func__, e, s, acl__record_run, seq, "event record");
+  return acl__event_submit(api, e, s, acl__record_run, seq, "event record");
 }
 
-aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-  int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  if (e->ex)
-    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
-                     "event %p was made by aclrtCreateEventExWithFlag, which cannot be reset", event);
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
-    return rc;
-  return acl__event_submit(__func__, e, s, acl__reset_run, 0, "event reset");
+int acl__event_reset(const char *api, acl__event *e, acl__stream *s) {
+  return acl__event_submit(api, e, s, acl__reset_run, 0, "event reset");
 }
 
-aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-  int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
-    return rc;
+int acl__event_wait(const char *api, acl__stream *s, acl__event *e) {
   pthread_mutex_lock(&e->lock);
   uint64_t target = e->recorded;
   pthread_mutex_unlock(&e->lock);
   if (target == 0)
     return 0; /* never recorded: nothing to wait for */
-  return acl__event_submit(__func__, e, s, acl__wait_run, target, "event wait");
+  return acl__event_submit(api, e, s, acl__wait_run, target, "event wait");
 }
 
-/* 1 when every record submitted so far has run. */
-static int acl__event_complete_locked(const acl__event *e) { return e->done >= e->recorded; }
-
-aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
-  int rc = 0;
-  if (status == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
+void acl__event_state(acl__event *e, int *all_ran, int *signaled) {
   pthread_mutex_lock(&e->lock);
-  int complete = acl__event_complete_locked(e) && (e->recorded == 0 || e->signaled);
+  *all_ran = e->done >= e->recorded;
+  *signaled = e->recorded == 0 || e->signaled;
   pthread_mutex_unlock(&e->lock);
-  *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
-  return 0;
 }
 
-aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
-  int rc = 0;
-  if (status == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  if (e->ex)
-    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
-                     "event %p was made by aclrtCreateEventExWithFlag; query it with aclrtQueryEventStatus", event);
-  pthread_mutex_lock(&e->lock);
-  int complete = acl__event_complete_locked(e) && (e->recorded == 0 || e->signaled);
-  pthread_mutex_unlock(&e->lock);
-  *status = complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-  return 0;
-}
-
-aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
-  int rc = 0;
-  if (status == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  if (e->ex)
-    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
-                     "event %p was made by aclrtCreateEventExWithFlag, which has no wait status", event);
-  pthread_mutex_lock(&e->lock);
-  int complete = acl__event_complete_locked(e);
-  pthread_mutex_unlock(&e->lock);
-  *status = complete ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-  return 0;
-}
-
-static int acl__event_sync(const char *api, aclrtEvent event, int32_t timeout) {
-  int rc = 0;
-  if (timeout < -1)
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout);
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(api);
-  acl__event *e = acl__event_resolve(api, event, &rc);
-  if (e == NULL)
-    return rc;
+int acl__event_sync(const char *api, acl__event *e, int32_t timeout) {
   struct timespec deadline;
   if (timeout > 0) {
     clock_gettime(CLOCK_REALTIME, &deadline);
@@ -428,14 +318,7 @@ static int acl__event_sync(const char *api, aclrtEvent event, int32_t timeout) {
   return 0;
 }
 
-aclError aclrtSynchronizeEvent(aclrtEvent event) { return acl__event_sync(__func__, event, -1); }
-
-aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-  return acl__event_sync(__func__, event, timeout);
-}
-
-/* The timestamp of a completed record, or a recorded failure. */
-static int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t *ts) {
+int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t *ts) {
   pthread_mutex_lock(&e->lock);
   uint64_t rec = e->recorded, done = e->done, t = e->ts_ns;
   uint32_t flags = e->flags;
@@ -453,36 +336,4 @@ static int acl__event_time(const char *api, const char *which, acl__event *e, ui
                      "the %s event's latest record has not run yet. Remedy: aclrtSynchronizeEvent first", which);
   *ts = t;
   return 0;
-}
-
-aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
-  int rc = 0;
-  if (ms == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ms is NULL");
-  acl__event *a = acl__event_resolve(__func__, startEvent, &rc);
-  if (a == NULL)
-    return rc;
-  acl__event *b = acl__event_resolve(__func__, endEvent, &rc);
-  if (b == NULL)
-    return rc;
-  uint64_t ta, tb;
-  if ((rc = acl__event_time(__func__, "start", a, &ta)) != 0 || (rc = acl__event_time(__func__, "end", b, &tb)) != 0)
-    return rc;
-  if (tb < ta)
-    return ACL__FAIL(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
-                     "the end event ran %.3f ms before the start event. Remedy: record start before end on the "
-                     "same stream",
-                     (double)(ta - tb) / 1e6);
-  *ms = (float)((double)(tb - ta) / 1e6);
-  return 0;
-}
-
-aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
-  int rc = 0;
-  if (timestamp == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "timestamp is NULL");
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  return acl__event_time(__func__, "", e, timestamp);
 }

@@ -1,0 +1,180 @@
+/* event_api.c - the public event functions: argument checks, then src/rt/event.c. */
+#include "common/errmsg.h"
+#include "rt/callback.h"
+#include "rt/device.h"
+#include "rt/event.h"
+#include "rt/rt.h"
+
+static int acl__event_create(const char *api, aclrtEvent *event, uint32_t flag, int ex) {
+  int rc = 0;
+  if (event == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "event is NULL; pass where to store it");
+  const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
+                         ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+  if (flag & ~known)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "flag 0x%x has bits that are not ACL_EVENT_* flags (0x%x)", flag, flag & ~known);
+  acl__context *c = acl__context_current(api, &rc);
+  if (c == NULL)
+    return rc;
+  acl__event *e = NULL;
+  rc = acl__event_new(api, c, flag, ex, &e);
+  if (rc == 0)
+    *event = e;
+  return rc;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event) {
+  /* The default event can time, and be waited on across streams. */
+  return acl__event_create(__func__, event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, 0);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
+  return acl__event_create(__func__, event, flag, 0);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag) {
+  return acl__event_create(__func__, event, flag, 1);
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+  int rc = 0;
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  return e == NULL ? rc : acl__event_remove(__func__, e);
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  int rc = 0;
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
+    return rc;
+  return acl__event_record(__func__, e, s);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  int rc = 0;
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  if (e->ex)
+    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
+                     "event %p was made by aclrtCreateEventExWithFlag, which cannot be reset", event);
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
+    return rc;
+  return acl__event_reset(__func__, e, s);
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  int rc = 0;
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return rc;
+  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
+    return rc;
+  return acl__event_wait(__func__, s, e);
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+  int rc = 0;
+  if (status == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  int all_ran, signaled;
+  acl__event_state(e, &all_ran, &signaled);
+  *status = all_ran && signaled ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  return 0;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
+  int rc = 0;
+  if (status == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  if (e->ex)
+    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
+                     "event %p was made by aclrtCreateEventExWithFlag; query it with aclrtQueryEventStatus", event);
+  int all_ran, signaled;
+  acl__event_state(e, &all_ran, &signaled);
+  *status = all_ran && signaled ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  return 0;
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
+  int rc = 0;
+  if (status == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  if (e->ex)
+    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
+                     "event %p was made by aclrtCreateEventExWithFlag, which has no wait status", event);
+  int all_ran, signaled;
+  acl__event_state(e, &all_ran, &signaled);
+  *status = all_ran ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  return 0;
+}
+
+static int acl__event_sync_api(const char *api, aclrtEvent event, int32_t timeout) {
+  int rc = 0;
+  if (timeout < -1)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout);
+  if (acl__callback_in_progress())
+    return acl__callback_forbid(api);
+  acl__event *e = acl__event_resolve(api, event, &rc);
+  return e == NULL ? rc : acl__event_sync(api, e, timeout);
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return acl__event_sync_api(__func__, event, -1); }
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  return acl__event_sync_api(__func__, event, timeout);
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  int rc = 0;
+  if (ms == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ms is NULL");
+  acl__event *a = acl__event_resolve(__func__, startEvent, &rc);
+  if (a == NULL)
+    return rc;
+  acl__event *b = acl__event_resolve(__func__, endEvent, &rc);
+  if (b == NULL)
+    return rc;
+  uint64_t ta, tb;
+  if ((rc = acl__event_time(__func__, "start", a, &ta)) != 0 || (rc = acl__event_time(__func__, "end", b, &tb)) != 0)
+    return rc;
+  if (tb < ta)
+    return ACL__FAIL(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+                     "the end event ran %.3f ms before the start event. Remedy: record start before end on the "
+                     "same stream",
+                     (double)(ta - tb) / 1e6);
+  *ms = (float)((double)(tb - ta) / 1e6);
+  return 0;
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
+  int rc = 0;
+  if (timestamp == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "timestamp is NULL");
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  return acl__event_time(__func__, "", e, timestamp);
+}

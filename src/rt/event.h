@@ -1,0 +1,27 @@
+/*
+ * event.h - the event operations behind src/acl/event_api.c (see event.c for
+ * how records, waits and resets work).  Each records its own failures.
+ */
+#ifndef OPENACL_RT_EVENT_H
+#define OPENACL_RT_EVENT_H
+
+#include "rt/rt.h"
+
+/* The live event behind a handle; NULL after recording why for `api`. */
+acl__event *acl__event_resolve(const char *api, aclrtEvent event, int *rc);
+int acl__event_new(const char *api, acl__context *c, uint32_t flag, int ex, acl__event **out);
+/* aclrtDestroyEvent: out of its context; freed when no queued task uses it. */
+int acl__event_remove(const char *api, acl__event *e);
+/* 0 when the event may be used on stream s (same context), else 107003. */
+int acl__event_same_context(const char *api, acl__event *e, acl__stream *s);
+int acl__event_record(const char *api, acl__event *e, acl__stream *s);
+int acl__event_reset(const char *api, acl__event *e, acl__stream *s);
+/* Later work on s waits for e's latest record (none: no wait). */
+int acl__event_wait(const char *api, acl__stream *s, acl__event *e);
+/* all_ran: every record submitted so far has run; signaled: not reset since. */
+void acl__event_state(acl__event *e, int *all_ran, int *signaled);
+int acl__event_sync(const char *api, acl__event *e, int32_t timeout_ms);
+/* The device time of e's latest record, or a recorded failure naming `which`. */
+int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t *ts);
+
+#endif
