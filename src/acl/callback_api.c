@@ -11,6 +11,7 @@
 #include "acl/acl.h"
 #include "common/errmsg.h"
 #include "rt/callback.h"
+#include "rt/device.h"
 #include "rt/rt.h"
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -52,6 +53,9 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (timeout == 0 || timeout < -1)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
                      "timeout is %d ms; it must be positive, or -1 to wait without a bound", (int)timeout);

@@ -189,6 +189,9 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatu
 }
 
 aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (leastPriority == NULL || greatestPriority == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", leastPriority == NULL ? "leastPriority" : "greatestPriority");
   *leastPriority = 7;

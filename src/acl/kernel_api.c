@@ -8,11 +8,15 @@
 
 #include "acl/acl.h"
 #include "common/errmsg.h"
+#include "rt/device.h"
 #include "rt/kernel.h"
 
 /* ---- binaries ------------------------------------------------------------ */
 
 aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (binPath == NULL || binPath[0] == '\0')
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "binPath must name a kernel binary file");
   if (binHandle == NULL)
@@ -22,6 +26,9 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
 
 aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBinaryLoadOptions *options,
                                  aclrtBinHandle *binHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (data == NULL || length == 0)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "data (%p) and length (%zu) must describe the binary's bytes", data,
                      length);
@@ -31,6 +38,9 @@ aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBin
 }
 
 aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return NULL;
   if (data == NULL || dataLen == 0) {
     ACL__FAIL(ACL_ERROR_INVALID_PARAM, "data (%p) and dataLen (%zu) must describe the binary's bytes", data, dataLen);
     return NULL;
@@ -39,12 +49,18 @@ aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
 }
 
 aclError aclrtDestroyBinary(aclrtBinary binary) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (binary == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "binary must not be NULL");
   return acl__kernel_binary_destroy(__func__, binary);
 }
 
 aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (binary == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "binary must not be NULL");
   if (binHandle == NULL)
@@ -53,12 +69,18 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
 }
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (binHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "binHandle must not be NULL");
   return acl__kernel_binary_unload(__func__, binHandle);
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (binHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "binHandle must not be NULL");
   if (kernelName == NULL || kernelName[0] == '\0')
@@ -69,6 +91,9 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
 }
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "funcHandle must not be NULL");
   if (name == NULL || maxLen == 0)
@@ -79,6 +104,9 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char 
 /* ---- the argument builder ------------------------------------------------- */
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "funcHandle must not be NULL");
   if (argsHandle == NULL)
@@ -88,6 +116,9 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHa
 
 aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void *userHostMem,
                                       size_t actualArgsSize) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "funcHandle must not be NULL");
   if (argsHandle == NULL)
@@ -101,6 +132,9 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
 }
 
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t *actualArgsSize) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "funcHandle must not be NULL");
   if (actualArgsSize == NULL)
@@ -109,6 +143,9 @@ aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSi
 }
 
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "funcHandle must not be NULL");
   if (memSize == NULL)
@@ -118,6 +155,9 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *mem
 
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
                                aclrtParamHandle *paramHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (argsHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "argsHandle must not be NULL");
   if (param == NULL || paramSize == 0)
@@ -129,6 +169,9 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t p
 }
 
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (argsHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "argsHandle must not be NULL");
   if (paramHandle == NULL)
@@ -139,6 +182,9 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
 
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
                                              size_t dataSize, void **bufferAddr) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (argsHandle == NULL || paramHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "argsHandle (%p) and paramHandle (%p) must not be NULL", argsHandle,
                      paramHandle);
@@ -151,6 +197,9 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
 
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void *param,
                                    size_t paramSize) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (argsHandle == NULL || paramHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "argsHandle (%p) and paramHandle (%p) must not be NULL", argsHandle,
                      paramHandle);
@@ -161,6 +210,9 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
 }
 
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (argsHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "argsHandle must not be NULL");
   return acl__kargs_finalize(__func__, argsHandle);
@@ -192,16 +244,25 @@ static int device_args(const char *api, aclrtFuncHandle funcHandle, uint32_t num
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
                            aclrtStream stream) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   return device_args(__func__, funcHandle, numBlocks, argsData, argsSize, NULL, stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
                              aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   return device_args(__func__, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   int rc = launch_check(__func__, funcHandle, numBlocks);
   if (rc != 0)
     return rc;
@@ -217,6 +278,9 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                        aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
                                        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   int rc = launch_check(__func__, funcHandle, numBlocks);
   if (rc != 0)
     return rc;

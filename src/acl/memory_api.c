@@ -171,6 +171,9 @@ aclError aclrtFreeWithDevSync(void *devPtr) {
 }
 
 aclError aclrtMallocHost(void **hostPtr, size_t size) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (hostPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
   if (size == 0)
@@ -179,6 +182,9 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
 }
 
 aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (ptr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
   if (size == 0)
@@ -192,12 +198,18 @@ aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cf
 }
 
 aclError aclrtFreeHost(void *hostPtr) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (hostPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
   return acl__mem_host_free(__func__, hostPtr);
 }
 
 aclError aclrtFreeHostWithDevSync(void *hostPtr) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   int rc = 0;
   if (hostPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "hostPtr is NULL");
@@ -712,6 +724,9 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
 }
 
 aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
   if (ptr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
   if (attributes == NULL)

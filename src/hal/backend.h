@@ -28,6 +28,10 @@
  *                    I/O, dynamic loading).  module_get_function and
  *                    module_unload likewise.
  *   timestamp_ns     any thread, never blocks: the device clock.
+ *
+ * Hooks that return int return 0 on success or an aclError the runtime
+ * passes on to the user (module_load: a code such as ACL_ERROR_INVALID_FILE
+ * or ACL_ERROR_RT_FEATURE_NOT_SUPPORT, with the reason in `why`).
  */
 #ifndef OPENACL_HAL_BACKEND_H
 #define OPENACL_HAL_BACKEND_H

@@ -61,6 +61,8 @@ static int acl__stream_wait_locked(acl__stream *s, uint64_t target, int32_t time
     int w = timeout_ms < 0 ? pthread_cond_wait(&s->idle_cond, &s->lock)
                            : pthread_cond_timedwait(&s->idle_cond, &s->lock, &deadline);
     s->waiters--;
+    if (s->destroying && s->waiters == 0)
+      pthread_cond_broadcast(&s->idle_cond); /* the destroyer waits for the last waiter to leave */
     if (w == ETIMEDOUT && s->completed < target)
       return ETIMEDOUT;
   }
@@ -71,7 +73,8 @@ int acl__stream_sync_api(const char *api, acl__stream *s, int32_t timeout_ms) {
   pthread_mutex_lock(&s->lock);
   uint64_t target = s->submitted;
   int w = acl__stream_wait_locked(s, target, timeout_ms);
-  int err = s->error;
+  int err = s->error, id = s->id;
+  uint64_t completed = s->completed;
   char msg[sizeof(s->error_msg)];
   if (w == 0 && err != 0) {
     memcpy(msg, s->error_msg, sizeof(msg));
@@ -79,10 +82,11 @@ int acl__stream_sync_api(const char *api, acl__stream *s, int32_t timeout_ms) {
     s->error_msg[0] = '\0';
   }
   pthread_mutex_unlock(&s->lock);
+  /* s may be destroyed by another thread from here on: only copies are used */
   if (w != 0)
     return acl__fail(api, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, __FILE__, __LINE__,
-                     "stream %d still had work after %d ms (task %llu of %llu finished)", s->id, (int)timeout_ms,
-                     (unsigned long long)s->completed, (unsigned long long)target);
+                     "stream %d still had work after %d ms (task %llu of %llu finished)", id, (int)timeout_ms,
+                     (unsigned long long)completed, (unsigned long long)target);
   if (err != 0)
     return acl__fail(api, err, __FILE__, __LINE__, "%s; the error is reported once, at this synchronisation",
                      msg);
@@ -159,6 +163,9 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
     }
   }
   int stuck = s->state == ACL__STREAM_RUNNING;
+  /* threads still inside a synchronisation of this stream leave first */
+  while (!stuck && s->waiters > 0)
+    pthread_cond_wait(&s->idle_cond, &s->lock);
   pthread_mutex_unlock(&s->lock);
   for (acl__task *t = dropped, *next; t != NULL; t = next) {
     next = t->next;

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "acl/acl.h"
 #include "hal/backend.h"
 
 struct acl__backend_dev {
@@ -86,12 +87,12 @@ static int acl__null_module_load(acl__backend_dev *d, const char *path, const vo
                                  char *why, size_t why_len) {
   (void)d, (void)path, (void)data, (void)len, (void)module;
   snprintf(why, why_len, "the null backend runs no kernels");
-  return -1;
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
 static int acl__null_get_function(void *module, const char *name, acl__kernel_entry *fn) {
   (void)module, (void)name, (void)fn;
-  return -1;
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
 static void acl__null_unload(void *module) { (void)module; }
