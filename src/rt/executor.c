@@ -146,7 +146,9 @@ static void acl__sched_wake_locked(struct acl__sched *sc) {
     pthread_cond_signal(&sc->dev->sched_cond);
 }
 
-/* Puts a READY stream in its device's list and wakes an executor. */
+/* Puts a READY stream in its device's list and wakes an executor.  Called
+ * with the stream's lock held, so that the stream cannot be destroyed
+ * between becoming READY and being listed. */
 static void acl__sched_push(acl__stream *s) {
   acl__device *d = s->ctx->dev;
   pthread_mutex_lock(&d->sched_lock);
@@ -250,16 +252,16 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
       acl__task *drop = s->head;
       s->head = s->tail = NULL;
       s->completed = s->submitted;
-      s->state = ACL__STREAM_IDLE;
-      if (s->waiters)
-        pthread_cond_broadcast(&s->idle_cond);
-      pthread_mutex_unlock(&s->lock);
+      pthread_mutex_unlock(&s->lock); /* still RUNNING: the destroyer waits */
       for (acl__task *x = drop, *next; x != NULL; x = next) {
         next = x->next;
         x->discarded = 1;
         acl__task_release(x);
       }
       pthread_mutex_lock(&s->lock);
+      s->state = ACL__STREAM_IDLE;
+      if (s->waiters)
+        pthread_cond_broadcast(&s->idle_cond);
       return 0;
     }
     if (rc == ACL__TASK_PARK) {
@@ -293,27 +295,23 @@ int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq) {
   else
     s->head = t;
   s->tail = t;
-  int push = s->state == ACL__STREAM_IDLE;
-  if (push)
+  if (s->state == ACL__STREAM_IDLE) {
     s->state = ACL__STREAM_READY;
-  pthread_mutex_unlock(&s->lock);
-  if (push)
     acl__sched_push(s);
+  }
+  pthread_mutex_unlock(&s->lock);
   return 0;
 }
 
 void acl__stream_unpark(acl__stream *s) {
   pthread_mutex_lock(&s->lock);
-  int push = 0;
   if (s->state == ACL__STREAM_PARKED) {
     s->state = ACL__STREAM_READY;
-    push = 1;
+    acl__sched_push(s);
   } else {
     s->wakeups++;
   }
   pthread_mutex_unlock(&s->lock);
-  if (push)
-    acl__sched_push(s);
 }
 
 /* ---- helping while synchronising ------------------------------------------ */
@@ -335,11 +333,8 @@ int acl__stream_help(acl__stream *s, uint64_t until) {
   uint64_t before = s->completed;
   int push = acl__stream_run_locked(s, 0, until);
   acl__device_access_end(d);
-  if (push) {
-    pthread_mutex_unlock(&s->lock);
+  if (push)
     acl__sched_push(s);
-    pthread_mutex_lock(&s->lock);
-  }
   return s->completed != before; /* 0: it stopped at once (executor-only task): wait instead */
 }
 
@@ -413,6 +408,8 @@ static int acl__take_work_locked(struct acl__sched *sc, acl__pjob **job, acl__st
       return 1;
     }
   *stream = acl__ready_pop_locked(sc);
+  if (*stream != NULL)
+    atomic_fetch_add(&(*stream)->sched_refs, 1);
   return *stream != NULL;
 }
 
@@ -431,14 +428,15 @@ static void *acl__executor_main(void *arg) {
         atomic_fetch_sub(&job->helpers, 1);
       } else {
         pthread_mutex_lock(&s->lock);
-        int push = 0;
         if (s->state == ACL__STREAM_READY) {
           s->state = ACL__STREAM_RUNNING;
-          push = acl__stream_run_locked(s, ACL__QUANTUM, 0);
+          if (acl__stream_run_locked(s, ACL__QUANTUM, 0))
+            acl__sched_push(s);
         }
+        /* the last touch: a destroyer waiting for sched_refs frees it after */
+        if (atomic_fetch_sub(&s->sched_refs, 1) == 1 && s->destroying)
+          pthread_cond_broadcast(&s->idle_cond);
         pthread_mutex_unlock(&s->lock);
-        if (push)
-          acl__sched_push(s);
       }
       pthread_mutex_lock(&d->sched_lock);
       continue;

@@ -199,6 +199,8 @@ struct acl__stream {
   char error_msg[256];
   int destroying;
   atomic_int discard;           /* aclrtDestroyStreamForce: drop what has not run yet */
+  atomic_int sched_refs;        /* executors that took the stream off the ready list and have
+                                   not yet let go of it: destroy waits for 0 */
   int waiters;                  /* threads waiting on idle_cond */
   acl__stream *sched_next;      /* scheduler ready list link (sched_lock) */
   /* callbacks (callback.c): the subscribed report thread, 0 = none */

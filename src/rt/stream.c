@@ -163,8 +163,9 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
     }
   }
   int stuck = s->state == ACL__STREAM_RUNNING;
-  /* threads still inside a synchronisation of this stream leave first */
-  while (!stuck && s->waiters > 0)
+  /* threads still inside a synchronisation of this stream leave first, and
+   * an executor that took it off the ready list lets go of it */
+  while (!stuck && (s->waiters > 0 || atomic_load(&s->sched_refs) > 0))
     pthread_cond_wait(&s->idle_cond, &s->lock);
   pthread_mutex_unlock(&s->lock);
   for (acl__task *t = dropped, *next; t != NULL; t = next) {
