@@ -67,6 +67,20 @@ void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span) {
 /* `hint` is the slot that last described this address (or -1): a block
  * the caching allocator hands out again reuses its slot, which is still in
  * cache, instead of claiming a fresh one. */
+/* Each thread claims slots in runs of ACL__FAULT_RUN, so the shared counter
+ * is touched once per run instead of once per allocation. */
+#define ACL__FAULT_RUN 64
+static _Thread_local unsigned acl__fault_run_next, acl__fault_run_left;
+
+static unsigned acl__fault_slot(void) {
+  if (acl__fault_run_left == 0) {
+    acl__fault_run_next = atomic_fetch_add_explicit(&acl__fault_next, ACL__FAULT_RUN, memory_order_relaxed);
+    acl__fault_run_left = ACL__FAULT_RUN;
+  }
+  acl__fault_run_left--;
+  return acl__fault_run_next++ % ACL__FAULT_RECORDS;
+}
+
 int32_t acl__mem_fault_note(int32_t hint, int32_t dev_id, uintptr_t addr, size_t size, const char *api,
                             const char *caller) {
   for (int tries = 0; tries < 8; tries++) {
@@ -75,7 +89,7 @@ int32_t acl__mem_fault_note(int32_t hint, int32_t dev_id, uintptr_t addr, size_t
         atomic_load_explicit(&acl__fault_ring[hint].addr, memory_order_relaxed) == addr)
       i = (unsigned)hint;
     else
-      i = atomic_fetch_add_explicit(&acl__fault_next, 1, memory_order_relaxed) % ACL__FAULT_RECORDS;
+      i = acl__fault_slot();
     acl__fault_record *r = &acl__fault_ring[i];
     unsigned s = atomic_load_explicit(&r->seq, memory_order_relaxed);
     if ((s & 1) != 0 ||

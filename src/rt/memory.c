@@ -300,20 +300,11 @@ void acl__mem_info(acl__device *d, size_t *free_bytes, size_t *total_bytes) {
 
 /* ---- device allocations ------------------------------------------------------ */
 
-static const char *acl__mem_api_name(const char *api) {
-  /* Static strings, so the fault handler may print them. */
-  static const char *const names[] = {"aclrtMalloc", "aclrtMallocAlign32", "aclrtMallocCached", "aclrtMallocWithCfg"};
-  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-    if (strcmp(api, names[i]) == 0)
-      return names[i];
-  return "aclrtMalloc";
-}
-
 int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t charged, uint32_t policy, const void *ra,
                    void **out) {
   struct acl__mem_space *sp = &acl__spaces[d->id];
   const char *caller = acl__mem_caller_name(ra);
-  const char *api_name = acl__mem_api_name(api);
+  const char *api_name = api; /* the caller's __func__: static, so the fault handler may print it */
   acl__mblock *b = NULL;
   pthread_mutex_lock(&sp->lock);
   if (!sp->open) {
