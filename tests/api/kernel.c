@@ -883,3 +883,40 @@ TEST(load_unload_many_threads) {
   CHECK_INT_EQ(atomic_load(&c.failures), 0);
   down();
 }
+
+static void count_call(void *arg) { atomic_fetch_add((atomic_int *)arg, 1); }
+
+/* The failure mode decides whether the work queued after a failing kernel runs. */
+static void failure_mode_case(uint64_t mode, int want_later_runs) {
+  up();
+  aclrtBinHandle bin = load_tk();
+  aclrtFuncHandle f = func_of(bin, "tk_fail");
+  aclrtStream s = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSetStreamFailureMode(s, mode), ACL_SUCCESS);
+  struct {
+    uint32_t bad;
+    int32_t status;
+  } args = {0, 7};
+  const void *vals[] = {&args.bad, &args.status};
+  size_t sizes[] = {4, 4};
+  aclrtArgsHandle a = args_of(f, 2, vals, sizes);
+  static atomic_int later;
+  atomic_store(&later, 0);
+  CHECK_INT_EQ(aclrtLaunchKernelWithConfig(f, 2, s, NULL, a, NULL), ACL_SUCCESS);
+  for (int i = 0; i < 5; i++)
+    CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_call, &later), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "kernel tk_fail (2 blocks)");
+  CHECK_INT_EQ(atomic_load(&later), want_later_runs);
+  /* once reported, the stream takes new work either way */
+  CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_call, &later), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  CHECK_INT_EQ(atomic_load(&later), want_later_runs + 1);
+  CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtBinaryUnLoad(bin), ACL_SUCCESS);
+  down();
+}
+
+TEST(failure_mode_continue_runs_later_work) { failure_mode_case(ACL_CONTINUE_ON_FAILURE, 5); }
+TEST(failure_mode_stop_drops_later_work) { failure_mode_case(ACL_STOP_ON_FAILURE, 0); }
