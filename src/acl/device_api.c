@@ -103,12 +103,9 @@ int acl__device_sync(const char *api, acl__device *d, int32_t timeout_ms) {
 }
 
 static int acl__sync_device(const char *api, int32_t timeout) {
-  int rc = 0;
-  if (timeout < -1)
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout);
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(api);
+  int rc = acl__sync_precheck(api, timeout);
+  if (rc != 0)
+    return rc;
   acl__context *c = acl__context_current(api, &rc);
   if (c == NULL)
     return rc;

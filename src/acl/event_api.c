@@ -98,16 +98,28 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
   return 0;
 }
 
+/* The event behind a handle for the queries that Ex events do not support. */
+static acl__event *acl__event_resolve_not_ex(const char *api, const void *status, aclrtEvent event, int *rc) {
+  if (status == NULL) {
+    *rc = acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "status is NULL");
+    return NULL;
+  }
+  acl__event *e = acl__event_resolve(api, event, rc);
+  if (e != NULL && e->ex) {
+    *rc = acl__fail(api, ACL_ERROR_FEATURE_UNSUPPORTED, __FILE__, __LINE__,
+                    "event %p was made by aclrtCreateEventExWithFlag, which this query does not support; use "
+                    "aclrtQueryEventStatus",
+                    event);
+    return NULL;
+  }
+  return e;
+}
+
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
   int rc = 0;
-  if (status == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  acl__event *e = acl__event_resolve_not_ex(__func__, status, event, &rc);
   if (e == NULL)
     return rc;
-  if (e->ex)
-    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
-                     "event %p was made by aclrtCreateEventExWithFlag; query it with aclrtQueryEventStatus", event);
   int all_ran, signaled;
   acl__event_state(e, &all_ran, &signaled);
   *status = all_ran && signaled ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
@@ -116,14 +128,9 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
   int rc = 0;
-  if (status == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  acl__event *e = acl__event_resolve_not_ex(__func__, status, event, &rc);
   if (e == NULL)
     return rc;
-  if (e->ex)
-    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
-                     "event %p was made by aclrtCreateEventExWithFlag, which has no wait status", event);
   int all_ran, signaled;
   acl__event_state(e, &all_ran, &signaled);
   *status = all_ran ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
@@ -131,12 +138,9 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
 }
 
 static int acl__event_sync_api(const char *api, aclrtEvent event, int32_t timeout) {
-  int rc = 0;
-  if (timeout < -1)
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout);
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(api);
+  int rc = acl__sync_precheck(api, timeout);
+  if (rc != 0)
+    return rc;
   acl__event *e = acl__event_resolve(api, event, &rc);
   return e == NULL ? rc : acl__event_sync(api, e, timeout);
 }

@@ -85,12 +85,9 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 static int acl__sync(const char *api, aclrtStream stream, int32_t timeout) {
-  int rc = 0;
-  if (timeout < -1)
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout);
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(api);
+  int rc = acl__sync_precheck(api, timeout);
+  if (rc != 0)
+    return rc;
   acl__stream *s = acl__stream_resolve(api, stream, &rc);
   if (s == NULL)
     return rc;

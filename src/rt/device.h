@@ -34,6 +34,10 @@ void acl__context_add_stream(acl__context *c, acl__stream *s);
 int acl__context_remove_stream(acl__context *c, acl__stream *s);
 
 /* stream.c */
+/* The checks every synchronising call makes first: timeout_ms is -1 or >= 0
+ * (else 107000), and the caller is not inside a host callback (else the
+ * callback guard's error).  0 when the call may wait. */
+int acl__sync_precheck(const char *api, int32_t timeout_ms);
 acl__stream *acl__stream_new(acl__context *c, uint32_t priority, uint32_t flags, int is_default);
 /* Waits (bounded) for the stream's work, discards what is left, frees it. */
 void acl__stream_destroy(acl__stream *s, int force, const char *api);

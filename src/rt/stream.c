@@ -187,6 +187,13 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
   free(s);
 }
 
+int acl__sync_precheck(const char *api, int32_t timeout_ms) {
+  if (timeout_ms < -1)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "timeout %d ms is invalid: use -1 to wait forever, or 0 and above", (int)timeout_ms);
+  return acl__callback_in_progress() ? acl__callback_forbid(api) : 0;
+}
+
 /* ---- resolving arguments ----------------------------------------------------- */
 
 acl__stream *acl__stream_resolve(const char *api, aclrtStream stream, int *rc) {
