@@ -15,6 +15,11 @@
 #include "rt/rt.h"
 
 static _Thread_local acl__context *acl__tls_ctx;
+/* Bumped whenever a context is released.  A thread whose current context
+ * was validated at the present generation can use it without a lookup in
+ * the handle table (the common case: every API call of a running program). */
+static atomic_ulong acl__ctx_generation = 1;
+static _Thread_local unsigned long acl__tls_ctx_gen;
 
 static int acl__context_unlink_locked(acl__context *c, acl__stream *s);
 
@@ -37,6 +42,7 @@ acl__context *acl__context_new(acl__device *d, int is_default) {
 
 void acl__context_release(acl__context *c, const char *api) {
   acl__handle_unregister(c);
+  atomic_fetch_add(&acl__ctx_generation, 1);
   atomic_store(&c->destroyed, 1);
   /* Streams first (their queued work may record events), then events. */
   int n_streams = 0, n_events = 0;
@@ -89,7 +95,10 @@ void acl__contexts_release_all(acl__device *d, const char *api) {
   }
 }
 
-void acl__context_set_current(acl__context *c) { acl__tls_ctx = c; }
+void acl__context_set_current(acl__context *c) {
+  acl__tls_ctx = c;
+  acl__tls_ctx_gen = 0; /* validated at the next use */
+}
 
 void acl__context_add_stream(acl__context *c, acl__stream *s) {
   pthread_mutex_lock(&c->lock);
@@ -125,10 +134,16 @@ int acl__context_remove_stream(acl__context *c, acl__stream *s) {
 
 acl__context *acl__context_peek(void) {
   acl__context *c = acl__tls_ctx;
-  if (c != NULL && !acl__handle_valid(c, ACL__H_CONTEXT)) {
+  if (c == NULL)
+    return NULL;
+  unsigned long gen = atomic_load_explicit(&acl__ctx_generation, memory_order_acquire);
+  if (acl__tls_ctx_gen == gen)
+    return c;
+  if (!acl__handle_valid(c, ACL__H_CONTEXT)) {
     acl__tls_ctx = NULL;
     return NULL;
   }
+  acl__tls_ctx_gen = gen;
   return c;
 }
 

@@ -121,7 +121,6 @@ static acl__mblock *acl__arena_node(acl__arena *a) {
   acl__mblock *n = a->spare;
   a->spare = n->next;
   memset(n, 0, sizeof(*n));
-  n->record = -1;
   return n;
 }
 
@@ -302,8 +301,6 @@ int acl__arena_alloc(acl__arena *a, size_t bytes, size_t charge, acl__mblock **o
   }
   b->charged = charge;
   b->requested = 0;
-  /* b->record keeps the fault-table slot that last described this block:
-   * acl__mem_fault_note reuses it when it still holds this address */
   a->root = acl__mtree_insert(a->root, b, &a->rng);
   a->charged += charge;
   if (a->charged > a->peak_charged)
@@ -325,7 +322,6 @@ void acl__arena_free(acl__arena *a, acl__mblock *b) {
   a->dirty += b->size;
   b->charged = b->requested = 0;
   b->api = b->caller = NULL;
-  b->record = -1;
   acl__mblock *p = b->prev, *n = b->next;
   if (n != NULL && n->is_free) {
     acl__arena_list_remove(a, n);

@@ -50,7 +50,6 @@ struct acl__mblock {
   const char *api;    /* "aclrtMalloc", ... */
   const char *caller; /* where it was called from (interned) */
   uint32_t policy;
-  int32_t record;  /* slot in the fault-report table, -1 = none */
   uint64_t serial; /* allocation number on this device */
 };
 

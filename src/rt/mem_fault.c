@@ -2,13 +2,12 @@
  * mem_fault.c - the SIGSEGV handler that explains host accesses to device
  * memory, and the lock-free tables it reads (see mem_fault.h).
  *
- * Everything the handler touches is either written before it is installed
- * or read with atomics: the region table (one entry per device) and a ring
- * of allocation records.  Each record is guarded by a sequence number that
- * is odd while a writer fills it; the handler skips records that change
- * under it.  The ring holds the most recent ACL__FAULT_RECORDS allocations;
- * an access to an older one is still recognised as device memory, only
- * without the allocation's details.
+ * The handler reads the region table (one entry per device, atomics) and
+ * then asks memory.c for the allocation containing the address, which it
+ * finds in the allocator's tree without taking the allocator's lock.  That
+ * read is best effort: an allocation made or freed at that very moment by
+ * another thread may be missed, and the message then only names the device.
+ * Allocations pay nothing for it.
  *
  * The handler formats with its own digit routines and writes with write(2),
  * both async-signal-safe.  It then restores the default action and returns:
@@ -33,24 +32,11 @@
 #define SEGV_PKUERR 4
 #endif
 
-#define ACL__FAULT_RECORDS 16384
-
-typedef struct acl__fault_record {
-  atomic_uint seq; /* odd while being written */
-  atomic_uintptr_t addr;
-  atomic_size_t size; /* 0: free slot */
-  atomic_int dev;
-  _Atomic(const char *) api;
-  _Atomic(const char *) caller;
-} acl__fault_record;
-
 static struct {
   atomic_uintptr_t base;
   atomic_size_t span;
 } acl__fault_regions[ACL__ENV_MAX_DEVICES];
 
-static acl__fault_record acl__fault_ring[ACL__FAULT_RECORDS];
-static atomic_uint acl__fault_next;
 static struct sigaction acl__fault_prev;
 static pthread_once_t acl__fault_once = PTHREAD_ONCE_INIT;
 
@@ -67,56 +53,6 @@ void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span) {
 /* `hint` is the slot that last described this address (or -1): a block
  * the caching allocator hands out again reuses its slot, which is still in
  * cache, instead of claiming a fresh one. */
-/* Each thread claims slots in runs of ACL__FAULT_RUN, so the shared counter
- * is touched once per run instead of once per allocation. */
-#define ACL__FAULT_RUN 64
-static _Thread_local unsigned acl__fault_run_next, acl__fault_run_left;
-
-static unsigned acl__fault_slot(void) {
-  if (acl__fault_run_left == 0) {
-    acl__fault_run_next = atomic_fetch_add_explicit(&acl__fault_next, ACL__FAULT_RUN, memory_order_relaxed);
-    acl__fault_run_left = ACL__FAULT_RUN;
-  }
-  acl__fault_run_left--;
-  return acl__fault_run_next++ % ACL__FAULT_RECORDS;
-}
-
-int32_t acl__mem_fault_note(int32_t hint, int32_t dev_id, uintptr_t addr, size_t size, const char *api,
-                            const char *caller) {
-  for (int tries = 0; tries < 8; tries++) {
-    unsigned i;
-    if (tries == 0 && hint >= 0 && hint < ACL__FAULT_RECORDS &&
-        atomic_load_explicit(&acl__fault_ring[hint].addr, memory_order_relaxed) == addr)
-      i = (unsigned)hint;
-    else
-      i = acl__fault_slot();
-    acl__fault_record *r = &acl__fault_ring[i];
-    unsigned s = atomic_load_explicit(&r->seq, memory_order_relaxed);
-    if ((s & 1) != 0 ||
-        !atomic_compare_exchange_strong_explicit(&r->seq, &s, s + 1, memory_order_acquire, memory_order_relaxed))
-      continue; /* another writer has it: take the next one */
-    atomic_store_explicit(&r->addr, addr, memory_order_relaxed);
-    atomic_store_explicit(&r->size, size, memory_order_relaxed);
-    atomic_store_explicit(&r->dev, dev_id, memory_order_relaxed);
-    atomic_store_explicit(&r->api, api, memory_order_relaxed);
-    atomic_store_explicit(&r->caller, caller, memory_order_relaxed);
-    atomic_store_explicit(&r->seq, s + 2, memory_order_release);
-    return (int32_t)i;
-  }
-  return -1;
-}
-
-void acl__mem_fault_forget(int32_t slot, uintptr_t addr) {
-  if (slot < 0 || slot >= ACL__FAULT_RECORDS)
-    return;
-  /* No seqlock round here (this runs on every aclrtFree): marking the size 0
-   * is one store, and a reader that races with it reads either the old size
-   * or 0 - both describe the block well enough for a diagnostic. */
-  acl__fault_record *r = &acl__fault_ring[slot];
-  if (atomic_load_explicit(&r->addr, memory_order_relaxed) == addr)
-    atomic_store_explicit(&r->size, 0, memory_order_relaxed);
-}
-
 /* ---- caller names ---------------------------------------------------------- */
 
 #define ACL__CALLER_SLOTS 256
@@ -230,33 +166,6 @@ static int acl__fault_region_of(uintptr_t a) {
   return -1;
 }
 
-/* Copies the record containing a (device dev) into the outputs; 1 if found. */
-static int acl__fault_lookup(uintptr_t a, int dev, uintptr_t *addr, size_t *size, const char **api,
-                             const char **caller) {
-  for (int i = 0; i < ACL__FAULT_RECORDS; i++) {
-    acl__fault_record *r = &acl__fault_ring[i];
-    unsigned s1 = atomic_load_explicit(&r->seq, memory_order_acquire);
-    if ((s1 & 1) != 0)
-      continue;
-    /* acquire loads keep the second read of seq after them */
-    uintptr_t ra = atomic_load_explicit(&r->addr, memory_order_acquire);
-    size_t rs = atomic_load_explicit(&r->size, memory_order_acquire);
-    int rd = atomic_load_explicit(&r->dev, memory_order_acquire);
-    const char *rapi = atomic_load_explicit(&r->api, memory_order_acquire);
-    const char *rc = atomic_load_explicit(&r->caller, memory_order_acquire);
-    if (atomic_load_explicit(&r->seq, memory_order_relaxed) != s1)
-      continue;
-    if (rs != 0 && rd == dev && a >= ra && a - ra < rs) {
-      *addr = ra;
-      *size = rs;
-      *api = rapi;
-      *caller = rc;
-      return 1;
-    }
-  }
-  return 0;
-}
-
 static void acl__fault_pass_on(int sig, siginfo_t *info, void *uctx) {
   if (acl__fault_prev.sa_flags & SA_SIGINFO) {
     if (acl__fault_prev.sa_sigaction != NULL) {
@@ -287,7 +196,7 @@ static void acl__fault_handler(int sig, siginfo_t *info, void *uctx) {
   acl__sb_hex(&s, a);
   acl__sb_str(&s, " (device ");
   acl__sb_dec(&s, (uint64_t)dev);
-  if (acl__fault_lookup(a, dev, &base, &size, &api, &caller)) {
+  if (acl__mem_fault_describe(dev, a, &base, &size, &api, &caller)) {
     acl__sb_str(&s, ", inside a ");
     acl__sb_dec(&s, size);
     acl__sb_str(&s, "-byte allocation at ");
@@ -297,7 +206,7 @@ static void acl__fault_handler(int sig, siginfo_t *info, void *uctx) {
     acl__sb_str(&s, " from ");
     acl__sb_str(&s, caller != NULL ? caller : "an unknown caller");
   } else {
-    acl__sb_str(&s, ", outside every recorded live allocation: freed already, or one of many older ones");
+    acl__sb_str(&s, ", outside every live allocation: freed already, or never allocated");
   }
   acl__sb_str(&s, "), which host code cannot touch, as on an Ascend card: copy it with aclrtMemcpy, or set "
                   "OPENACL_DEVICE_MEMORY_HOST_ACCESS=1 while debugging\n");

@@ -5,9 +5,10 @@
  * makes it fault.  The SIGSEGV handler here recognises a fault inside a
  * device region and prints which device, which allocation, which API made
  * it and from where, then lets the process die of the signal as it would
- * have.  A signal handler may not take locks or allocate, so memory.c
- * copies what it needs into lock-free tables as it goes: the regions, and a
- * ring of the most recent allocations.
+ * have.  A signal handler may not take locks or allocate: it reads the
+ * region table (atomics) and then looks the allocation up in the device's
+ * allocation tree without the allocator's lock (acl__mem_fault_describe, in
+ * memory.c) - a best-effort read that costs allocations nothing.
  */
 #ifndef OPENACL_RT_MEM_FAULT_H
 #define OPENACL_RT_MEM_FAULT_H
@@ -19,11 +20,11 @@
 void acl__mem_fault_install(void);
 /* Device `dev_id`'s region is [base, base + span); span 0 forgets it. */
 void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span);
-/* Records a live allocation; returns its slot (for forget), -1 if none. */
-int32_t acl__mem_fault_note(int32_t hint, int32_t dev_id, uintptr_t addr, size_t size, const char *api,
-                            const char *caller);
-/* The allocation in `slot` starting at addr was freed. */
-void acl__mem_fault_forget(int32_t slot, uintptr_t addr);
+/* memory.c, for the handler only: the live allocation of device dev that
+ * contains a, read without the allocator's lock (async-signal-safe: pointer
+ * walks in node memory that stays mapped).  1 when found. */
+int acl__mem_fault_describe(int dev, uintptr_t a, uintptr_t *addr, size_t *size, const char **api,
+                            const char **caller);
 
 /* A stable name for a code address ("main+0x1c", "libfoo.so+0x2a0"); the
  * string lives as long as the process.  Used for "made by ... from ...". */

@@ -159,7 +159,6 @@ static int acl__mem_leak_cb(acl__mblock *b, void *arg) {
     if (n > 0)
       l->len += (size_t)n;
   }
-  acl__mem_fault_forget(b->record, b->addr);
   return 0;
 }
 
@@ -340,7 +339,6 @@ int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t cha
   b->api = api_name;
   b->caller = caller;
   b->serial = ++sp->serial;
-  b->record = acl__mem_fault_note(b->record, d->id, b->addr, requested, api_name, caller);
   pthread_mutex_unlock(&sp->lock);
   *out = (void *)b->addr;
   return 0;
@@ -387,7 +385,6 @@ int acl__mem_free(const char *api, void *p) {
                      "pass aclrtFree the pointer aclrtMalloc returned",
                      p, off, req, (void *)start, r);
   }
-  acl__mem_fault_forget(b->record, b->addr);
   acl__arena_free(&sp->arena, b);
   if (acl__arena_dirty(&sp->arena) > sp->trim_budget)
     acl__arena_trim(&sp->arena, acl__page, acl__mem_release_pages, NULL);
@@ -415,7 +412,6 @@ int acl__mem_host_alloc(const char *api, size_t size, const void *ra, void **out
   n->requested = size;
   n->api = "aclrtMallocHost";
   n->caller = acl__mem_caller_name(ra);
-  n->record = -1;
   pthread_mutex_lock(&acl__pinned.lock);
   acl__pinned.root = acl__mtree_insert(acl__pinned.root, n, &acl__pinned.rng);
   acl__pinned.count++;
@@ -451,4 +447,19 @@ int acl__mem_host_free(const char *api, void *p) {
                      "%p is device memory, not pinned host memory. Remedy: free it with aclrtFree", p);
   return acl__fail(api, ACL_ERROR_RT_MEMORY_FREE, __FILE__, __LINE__,
                    "%p was not returned by aclrtMallocHost, or was freed already", p);
+}
+
+int acl__mem_fault_describe(int dev, uintptr_t a, uintptr_t *addr, size_t *size, const char **api,
+                            const char **caller) {
+  if (dev < 0 || dev >= ACL__ENV_MAX_DEVICES)
+    return 0;
+  struct acl__mem_space *sp = &acl__spaces[dev];
+  acl__mblock *b = acl__mtree_floor(sp->arena.root, a);
+  if (b == NULL || b->is_free || a - b->addr >= b->size)
+    return 0;
+  *addr = b->addr;
+  *size = b->requested;
+  *api = b->api;
+  *caller = b->caller;
+  return 1;
 }
