@@ -17,7 +17,7 @@
 #include "common/diag.h"
 #include "common/env.h"
 
-typedef struct acl__config acl__config;  /* defined in config.c */
+typedef struct acl__config acl__config;  /* defined in config_internal.h */
 
 /* A configuration holding the documented defaults; NULL when out of memory. */
 acl__config *acl__config_new(void);
