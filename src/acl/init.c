@@ -61,7 +61,8 @@ static struct {
   char *config_path;           /* as given to the first aclInit ("" for none) */
   char *config_text;           /* its content ("" for none) */
   size_t config_len;
-  char *effective_json;
+  char *effective_json;        /* made at the first openaclGetEffectiveConfig: most
+                                  programs never ask, and building it costs half of aclInit */
   /* The file used by the previous init cycle: a re-init after finalize with a
    * different file is rejected, as the vendor does. */
   char *prev_path;
@@ -321,11 +322,6 @@ static int acl__init_first(const char *path) {
   ms_disc = acl__ms_since(&ts);
 
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  acl__proc.effective_json = acl__config_to_json(acl__proc.cfg, &acl__proc.env, 0);
-  if (acl__proc.effective_json == NULL) {
-    rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
-    goto fail;
-  }
   acl__errmsg_set_mode(acl__config_err_msg_mode(acl__proc.cfg));
   rc = acl__rt_init(&acl__proc.hal, acl__config_default_device(acl__proc.cfg));
   if (rc != ACL_SUCCESS) {
@@ -602,10 +598,14 @@ static int acl__copy_out(const char *api, const char *text, char *buf, size_t si
 aclError openaclGetEffectiveConfig(char *buf, size_t bufSize, size_t *needed) {
   acl__proc_lock();
   int rc;
-  if (!acl__proc.initialised)
+  if (!acl__proc.initialised) {
     rc = acl__process_require_init(__func__);
-  else
-    rc = acl__copy_out(__func__, acl__proc.effective_json, buf, bufSize, needed, 0);
+  } else {
+    if (acl__proc.effective_json == NULL)
+      acl__proc.effective_json = acl__config_to_json(acl__proc.cfg, &acl__proc.env, 0);
+    rc = acl__proc.effective_json == NULL ? ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory")
+                                          : acl__copy_out(__func__, acl__proc.effective_json, buf, bufSize, needed, 0);
+  }
   acl__proc_unlock();
   return rc;
 }
