@@ -20,7 +20,9 @@
 #include "acl/error_codes/ge_error_codes.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "openacl/openacl.h"
+#include "openacl/kernel.h"
 #include "openacl/openacl.h"
+#include "openacl/kernel.h"
 
 int headers_tu_use(aclrtStream stream);
 /* The deprecation macros expand to something every compiler accepts. */
