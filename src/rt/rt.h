@@ -18,11 +18,13 @@
  *
  * Lock order (outer first):
  *   process lock (src/acl/init.c) -> device lock (acl__device.lock)
- *   -> context lock -> event lock -> stream lock -> handle table stripe.
+ *   -> context lock -> callback registry (callback.c) -> event lock
+ *   -> stream lock -> leaves: scheduler lock (acl__device.sched_lock),
+ *   a device's memory-space lock, a handle-table stripe (writers only;
+ *   lookups take no lock).
  *   (A record wakes the streams waiting on its event with the event lock
- *   held; tasks run with no lock held.)
- *   The scheduler lock (acl__device.sched_lock) is a leaf: nothing else
- *   is taken while holding it.
+ *   held; a stream is put on the ready list with its lock held; tasks run
+ *   with no runtime lock held.)
  */
 #ifndef OPENACL_RT_RT_H
 #define OPENACL_RT_RT_H
