@@ -5,7 +5,7 @@
 # Idempotent: packages already present are left alone.  Run as root (or with sudo).
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev"
+PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata"
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers"
 fi

@@ -1,9 +1,9 @@
 /*
  * acl/acl_mdl.h - the model API's types: model, dataset and AIPP handles,
  * the model constants, the configuration enums and the public structs that
- * describe inputs and outputs (aclmdlIODims and friends).  openacl runs
- * models from ONNX files; the aclmdl* functions are declared here once
- * openacl implements them.
+ * describe inputs and outputs (aclmdlIODims and friends), and the dataset
+ * functions.  openacl runs models from ONNX files; the other aclmdl*
+ * functions are declared here once openacl implements them.
  */
 #ifndef INC_EXTERNAL_ACL_ACL_MDL_H_
 #define INC_EXTERNAL_ACL_ACL_MDL_H_
@@ -184,6 +184,19 @@ typedef union aclmdlAttrValue {
   uint32_t mdlPriority;
   uint32_t reserved[8];
 } aclmdlAttrValue_t;
+
+/* Datasets: the input or output buffers of one execution, each with an
+ * optional tensor descriptor.  A dataset never owns its buffers
+ * (aclmdlDestroyDataset leaves them alone); it owns copies of the
+ * descriptors set with aclmdlSetDatasetTensorDesc. */
+ACL_FUNC_VISIBILITY aclmdlDataset *aclmdlCreateDataset(void);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyDataset(const aclmdlDataset *dataset);
+ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, aclTensorDesc *tensorDesc,
+                                                        size_t index);
+ACL_FUNC_VISIBILITY aclTensorDesc *aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset, size_t index);
+ACL_FUNC_VISIBILITY size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset *dataset);
+ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *dataset, size_t index);
 
 #ifdef __cplusplus
 }

@@ -184,6 +184,8 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_BINARY: return "binary";
   case ACL__H_FUNCTION: return "function";
   case ACL__H_ARGS: return "kernel arguments";
+  case ACL__H_DATASET: return "dataset";
+  case ACL__H_TENSOR_DESC: return "tensor descriptor";
   default: return "handle";
   }
 }

@@ -53,6 +53,8 @@ typedef enum acl__handle_type {
   ACL__H_BINARY,       /* aclrtBinHandle (kernel.c) */
   ACL__H_FUNCTION,     /* aclrtFuncHandle */
   ACL__H_ARGS,         /* aclrtArgsHandle */
+  ACL__H_DATASET,      /* aclmdlDataset (src/acl/dataset.c) */
+  ACL__H_TENSOR_DESC,  /* aclTensorDesc (src/acl/tensor_desc.c) */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 

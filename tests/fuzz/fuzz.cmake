@@ -19,19 +19,26 @@ set(OPENACL_FUZZ_FLAGS -fsanitize=fuzzer-no-link,address,undefined -fno-omit-fra
 add_library(openacl_fuzz_objects OBJECT ${OPENACL_SOURCES})
 target_include_directories(openacl_fuzz_objects PRIVATE
   $<TARGET_PROPERTY:openacl_objects,INCLUDE_DIRECTORIES>)
+# The generated ONNX parser's source is shared with openacl_objects, which
+# generates it; build that first.
+add_dependencies(openacl_fuzz_objects openacl_objects)
+set_source_files_properties(${OPENACL_GEN_DIR}/onnx.pb-c.c PROPERTIES GENERATED TRUE COMPILE_OPTIONS "-w")
 target_compile_definitions(openacl_fuzz_objects PRIVATE
   $<TARGET_PROPERTY:openacl_objects,COMPILE_DEFINITIONS>)
 target_compile_options(openacl_fuzz_objects PRIVATE ${OPENACL_FUZZ_FLAGS})
-target_link_libraries(openacl_fuzz_objects PUBLIC PkgConfig::JANSSON Threads::Threads)
+target_link_libraries(openacl_fuzz_objects PUBLIC PkgConfig::JANSSON PkgConfig::PROTOBUFC Threads::Threads)
 
 # openacl_fuzz_target(<name> <source>)
 function(openacl_fuzz_target name source)
   add_executable(${name} ${source} $<TARGET_OBJECTS:openacl_fuzz_objects>)
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include
+    ${OPENACL_GEN_DIR})
   target_compile_definitions(${name} PRIVATE OPENACL_BUILDING=1 _GNU_SOURCE)
   target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer)
   target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
-  target_link_libraries(${name} PRIVATE PkgConfig::JANSSON Threads::Threads ${CMAKE_DL_LIBS} m)
+  target_link_libraries(${name} PRIVATE PkgConfig::JANSSON PkgConfig::PROTOBUFC Threads::Threads
+    ${CMAKE_DL_LIBS} m)
 endfunction()
 
 openacl_fuzz_target(fuzz_config ${CMAKE_CURRENT_LIST_DIR}/fuzz_config.c)
+openacl_fuzz_target(fuzz_onnx ${CMAKE_CURRENT_LIST_DIR}/fuzz_onnx.c)

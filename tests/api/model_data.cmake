@@ -1,0 +1,3 @@
+# Datasets and tensor descriptors (api/model_data/*): the model API's data
+# structures, which need no model and no aclInit.  Public API only.
+openacl_test(api_model_data GROUP api/model_data SOURCES ${CMAKE_CURRENT_LIST_DIR}/model_data.c LABELS threads)
