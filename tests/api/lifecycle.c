@@ -264,6 +264,12 @@ static void *busy_thread(void *arg) {
 }
 
 TEST(forked_child_must_init_again) {
+#if defined(__SANITIZE_ADDRESS__)
+  /* GCC 12's ASan allocator is not fork-safe while other threads allocate:
+   * a child forked from the busy threads below can hang inside malloc. */
+  printf("skipped under AddressSanitizer\n");
+  return;
+#endif
   char *dir = th_tmpdir();
   setenv("ASCEND_PROCESS_LOG_PATH", dir, 1);
   CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
