@@ -17,6 +17,7 @@
 #include "acl/process.h"
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "model/model.h"
 #include "rt/device.h"
 #include "rt/executor.h"
 #include "rt/kernel.h"
@@ -227,6 +228,7 @@ void acl__rt_shutdown(void) {
   if (!atomic_load(&acl__rt.live))
     return;
   atomic_store(&acl__rt.live, 0);
+  acl__model_finalize(); /* 0. models still loaded: unloaded, logged as leaked */
   /* 1. every context: streams drained (bounded) and destroyed, leaks logged */
   for (int i = 0; i < acl__rt.count; i++) {
     acl__device *d = &acl__rt.devices[i];

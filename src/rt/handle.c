@@ -186,6 +186,7 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_ARGS: return "kernel arguments";
   case ACL__H_DATASET: return "dataset";
   case ACL__H_TENSOR_DESC: return "tensor descriptor";
+  case ACL__H_MODEL_DESC: return "model description";
   default: return "handle";
   }
 }

@@ -1,0 +1,319 @@
+/*
+ * model_api.c - the public model functions: loading ONNX models
+ * (aclmdlLoadFromFile / FromMem, aclmdlUnload) and model descriptions
+ * (aclmdlDesc and its queries).  Argument checks and error recording here;
+ * the loader is src/model/onnx_loader.c, the registry src/model/model.c.
+ *
+ * An aclmdlDesc holds its own copy of a model's input/output description,
+ * so it stays valid after the model is unloaded (and after aclFinalize); it
+ * is plain host data: creating, querying and destroying one needs no
+ * aclInit.  Filling one (aclmdlGetDesc*) does.  Descriptions are registered
+ * in the handle table, so a destroyed or garbage pointer is rejected with a
+ * message.  A description is not locked: do not fill it on one thread while
+ * another reads it.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "acl/process.h"
+#include "common/diag.h"
+#include "common/errmsg.h"
+#include "model/model.h"
+#include "model/onnx_loader.h"
+#include "rt/rt.h"
+
+struct aclmdlDesc {
+  acl__model_iodesc io;
+  int filled;   /* an aclmdlGetDesc* call succeeded on it */
+};
+
+/* ---- loading ----------------------------------------------------------------- */
+
+/* Reads a model from a file (path != NULL) or memory into *g, recording the
+ * loader's first problem as a failure of api. */
+static int load_graph(const char *api, const char *path, const void *data, size_t size, acl__graph **g) {
+  acl__diags diags = {0};
+  int rc = path != NULL ? acl__onnx_load_file(path, NULL, g, &diags)
+                        : acl__onnx_load_mem(data, size, NULL, NULL, g, &diags);
+  if (rc != 0) {
+    const acl__diag *d = acl__diags_first_error(&diags);
+    const char *where = d != NULL && d->path[0] != '\0' ? d->path : "";
+    const char *what = d != NULL ? d->message : "the model could not be read";
+    char src[96] = "";
+    if (path == NULL)
+      snprintf(src, sizeof(src), "model in memory (%zu bytes at %p)", size, data);
+    rc = acl__fail(api, rc, __FILE__, __LINE__, "%s%s%s: %s%s%s", path != NULL ? "model file '" : "",
+                   path != NULL ? path : src, path != NULL ? "'" : "", where, where[0] ? ": " : "", what);
+  }
+  acl__diags_free(&diags);
+  return rc;
+}
+
+/* After the public function checked aclInit and its model argument. */
+static int load_common(const char *api, const char *path, const void *data, size_t size, uint32_t *modelId) {
+  int rc = 0;
+  if (modelId == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "modelId is NULL; pass where to store the id");
+  acl__context *ctx = acl__context_current(api, &rc);
+  if (ctx == NULL)
+    return rc;
+  acl__graph *g = NULL;
+  if ((rc = load_graph(api, path, data, size, &g)) != 0)
+    return rc;
+  return acl__model_add(api, g, ctx, modelId); /* takes g */
+}
+
+aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  if (modelPath == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelPath is NULL; pass the path of an .onnx file");
+  return load_common(__func__, modelPath, NULL, 0, modelId);
+}
+
+aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  if (model == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
+  return load_common(__func__, NULL, model, modelSize, modelId);
+}
+
+aclError aclmdlUnload(uint32_t modelId) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  acl__context *ctx = acl__context_current(__func__, &rc);
+  if (ctx == NULL)
+    return rc;
+  return acl__model_unload(__func__, modelId, ctx);
+}
+
+/* ---- descriptions -------------------------------------------------------------- */
+
+static int desc_check(const char *api, const aclmdlDesc *desc) {
+  if (desc == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "modelDesc is NULL; pass a description made by aclmdlCreateDesc");
+  if (acl__handle_valid(desc, ACL__H_MODEL_DESC))
+    return 0;
+  for (int t = 1; t < ACL__H_TYPE_COUNT; t++)
+    if (acl__handle_valid(desc, (acl__handle_type)t))
+      return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                       "modelDesc %p is a %s handle, not an aclmdlDesc", (const void *)desc,
+                       acl__handle_type_name((acl__handle_type)t));
+  return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                   "modelDesc %p is not a live aclmdlDesc (it was destroyed, or never created by aclmdlCreateDesc)",
+                   (const void *)desc);
+}
+
+/* The entry `index` of the inputs (output = 0) or outputs, or NULL after
+ * recording why. */
+static const acl__model_io *desc_io(const char *api, const aclmdlDesc *desc, int output, size_t index) {
+  if (desc_check(api, desc) != 0)
+    return NULL;
+  size_t n = output ? desc->io.n_outputs : desc->io.n_inputs;
+  const char *kind = output ? "output" : "input";
+  if (index < n)
+    return output ? &desc->io.outputs[index] : &desc->io.inputs[index];
+  if (!desc->filled)
+    acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+              "index is %zu but modelDesc %p is empty. Remedy: fill it with aclmdlGetDesc first", index,
+              (const void *)desc);
+  else if (n == 0)
+    acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "index is %zu; the model has no %ss", index, kind);
+  else
+    acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+              "index is %zu; the model has %zu %ss (indexes 0 to %zu are valid)", index, n, kind, n - 1);
+  return NULL;
+}
+
+aclmdlDesc *aclmdlCreateDesc(void) {
+  aclmdlDesc *d = calloc(1, sizeof(*d));
+  if (d == NULL) {
+    ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for a %zu-byte aclmdlDesc", sizeof(*d));
+    return NULL;
+  }
+  acl__handle_register(d, ACL__H_MODEL_DESC);
+  if (!acl__handle_valid(d, ACL__H_MODEL_DESC)) {
+    free(d);
+    ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory to register a model description");
+    return NULL;
+  }
+  return d;
+}
+
+aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
+  int rc = desc_check(__func__, modelDesc);
+  if (rc != 0)
+    return rc;
+  acl__handle_unregister(modelDesc);
+  acl__model_iodesc_free(&modelDesc->io);
+  free(modelDesc);
+  return ACL_SUCCESS;
+}
+
+/* Replaces what desc holds with io (taken). */
+static void desc_set(aclmdlDesc *desc, acl__model_iodesc *io) {
+  acl__model_iodesc_free(&desc->io);
+  desc->io = *io;
+  desc->filled = 1;
+  memset(io, 0, sizeof(*io));
+}
+
+aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0 || (rc = desc_check(__func__, modelDesc)) != 0)
+    return rc;
+  acl__model *m = acl__model_acquire(__func__, modelId, &rc);
+  if (m == NULL)
+    return rc;
+  acl__model_iodesc io;
+  rc = acl__model_iodesc_copy(&m->io, &io);
+  acl__model_release(m);
+  if (rc != 0)
+    return ACL__FAIL(rc, "out of host memory to copy the description of model %u", modelId);
+  desc_set(modelDesc, &io);
+  return ACL_SUCCESS;
+}
+
+static int desc_from(const char *api, aclmdlDesc *desc, const char *path, const void *data, size_t size) {
+  acl__graph *g = NULL;
+  int rc = load_graph(api, path, data, size, &g);
+  if (rc != 0)
+    return rc;
+  acl__model_iodesc io;
+  rc = acl__model_iodesc_build(g, &io);
+  acl__graph_free(g);
+  if (rc != 0)
+    return acl__fail(api, rc, __FILE__, __LINE__, "out of host memory for the model's description");
+  desc_set(desc, &io);
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetDescFromFile(aclmdlDesc *modelDesc, const char *modelPath) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0 || (rc = desc_check(__func__, modelDesc)) != 0)
+    return rc;
+  if (modelPath == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelPath is NULL; pass the path of an .onnx file");
+  return desc_from(__func__, modelDesc, modelPath, NULL, 0);
+}
+
+aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc, const void *model, size_t modelSize) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0 || (rc = desc_check(__func__, modelDesc)) != 0)
+    return rc;
+  if (model == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
+  return desc_from(__func__, modelDesc, NULL, model, modelSize);
+}
+
+size_t aclmdlGetNumInputs(aclmdlDesc *modelDesc) {
+  return desc_check(__func__, modelDesc) != 0 ? 0 : modelDesc->io.n_inputs;
+}
+
+size_t aclmdlGetNumOutputs(aclmdlDesc *modelDesc) {
+  return desc_check(__func__, modelDesc) != 0 ? 0 : modelDesc->io.n_outputs;
+}
+
+size_t aclmdlGetInputSizeByIndex(aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
+  return io != NULL ? io->size : 0;
+}
+
+size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
+  return io != NULL ? io->size : 0;
+}
+
+static int get_dims(const char *api, const aclmdlDesc *desc, int output, size_t index, aclmdlIODims *dims) {
+  const acl__model_io *io = desc_io(api, desc, output, index);
+  if (io == NULL)
+    return ACL_ERROR_INVALID_PARAM;
+  if (dims == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "dims is NULL; pass an aclmdlIODims to fill");
+  if (io->rank > ACL_MAX_DIM_CNT)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "%s %zu (\"%s\") has %zu dimensions; aclmdlIODims holds at most %d", output ? "output" : "input",
+                     index, io->name, io->rank, ACL_MAX_DIM_CNT);
+  memset(dims, 0, sizeof(*dims));
+  /* Longer names are cut to ACL_MAX_TENSOR_NAME_LEN - 1 characters; the
+   * ...NameByIndex functions return the whole name. */
+  snprintf(dims->name, sizeof(dims->name), "%s", io->name);
+  dims->dimCount = io->rank;
+  for (size_t i = 0; i < io->rank; i++)
+    dims->dims[i] = io->dims[i];
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return get_dims(__func__, modelDesc, 0, index, dims);
+}
+
+aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return get_dims(__func__, modelDesc, 1, index, dims);
+}
+
+const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
+  return io != NULL ? io->name : NULL;
+}
+
+const char *aclmdlGetOutputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
+  return io != NULL ? io->name : NULL;
+}
+
+aclFormat aclmdlGetInputFormat(const aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
+  return io != NULL ? io->format : ACL_FORMAT_UNDEFINED;
+}
+
+aclFormat aclmdlGetOutputFormat(const aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
+  return io != NULL ? io->format : ACL_FORMAT_UNDEFINED;
+}
+
+aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
+  return io != NULL ? io->dtype : ACL_DT_UNDEFINED;
+}
+
+aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index) {
+  const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
+  return io != NULL ? io->dtype : ACL_DT_UNDEFINED;
+}
+
+static int index_by_name(const char *api, const aclmdlDesc *desc, int output, const char *name, size_t *index) {
+  int rc = desc_check(api, desc);
+  if (rc != 0)
+    return rc;
+  if (name == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "name is NULL");
+  if (index == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "index is NULL; pass where to store it");
+  const acl__model_io *io = output ? desc->io.outputs : desc->io.inputs;
+  size_t n = output ? desc->io.n_outputs : desc->io.n_inputs;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(io[i].name, name) == 0) {
+      *index = i;
+      return ACL_SUCCESS;
+    }
+  const char *kind = output ? "output" : "input";
+  return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                   "the model has no %s named \"%s\" (it has %zu %ss)", kind, name, n, kind);
+}
+
+aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+  return index_by_name(__func__, modelDesc, 0, name, index);
+}
+
+aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+  return index_by_name(__func__, modelDesc, 1, name, index);
+}

@@ -1,0 +1,63 @@
+/*
+ * exec.h - the reference executor: runs an acl__graph (graph.h) on host
+ * memory with plain-C kernels (src/model/ops/), one node at a time, in the
+ * graph's topological order.
+ *
+ * It is the correctness baseline every faster backend is compared with, so
+ * it favours clarity: shapes are inferred per node from the actual input
+ * shapes, every node output gets its own heap buffer, and all arithmetic of
+ * the generic kernels goes through double.  Nothing here is public API; the
+ * aclmdl layer calls it.
+ *
+ * Errors return an ACL code and append one entry to `diags` whose path names
+ * the node (e.g. `graph.node[3] ("conv1", Conv)`):
+ *
+ *   ACL_ERROR_PARSE_MODEL        an operator (type, opset) has no kernel
+ *   ACL_ERROR_INVALID_PARAM      input count, dtype or shape does not fit the graph or the op
+ *   ACL_ERROR_OP_TYPE_NOT_MATCH  the op has a kernel, but not for this data type or attribute value
+ *   ACL_ERROR_BAD_ALLOC          out of memory
+ */
+#ifndef OPENACL_MODEL_EXEC_H
+#define OPENACL_MODEL_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/diag.h"
+#include "model/graph.h"
+
+/* Highest tensor rank the kernels handle. */
+#define ACL__EXEC_MAX_RANK 16
+
+/* A dense, row-major tensor in host memory. */
+typedef struct acl__tensor {
+  int onnx_type;                     /* ACL__ONNX_* */
+  int rank;
+  int64_t dims[ACL__EXEC_MAX_RANK];
+  void *data;                        /* numel x element size bytes (at least 1 byte allocated) */
+  size_t size;                       /* bytes */
+  int owned;                         /* data is freed by acl__tensor_release */
+} acl__tensor;
+
+/* Allocates zeroed storage for a tensor of the given type and shape, owned
+ * by `t` (whose previous contents are not freed).  0, or -1 when the shape is
+ * invalid, the type has no fixed size or memory ran out. */
+int acl__tensor_alloc(acl__tensor *t, int onnx_type, int rank, const int64_t *dims);
+/* Frees owned data and clears the tensor. */
+void acl__tensor_release(acl__tensor *t);
+int64_t acl__tensor_numel(const acl__tensor *t);
+
+/* Checks that every node of `g` has a kernel for its (domain, op type,
+ * opset).  On failure appends ONE diag listing every unsupported op type
+ * with its opset, e.g. "unsupported operators: Loop (opset 13), If (opset 13)",
+ * and returns ACL_ERROR_PARSE_MODEL. */
+int acl__exec_check_supported(const acl__graph *g, acl__diags *diags);
+
+/* Runs `g`.  `inputs` holds one tensor per graph input, in g->inputs order
+ * (not owned: read only).  On success fills outputs[0..g->n_outputs) with
+ * new owned tensors (release each with acl__tensor_release) and returns 0;
+ * on failure the outputs are cleared. */
+int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_inputs,
+                  acl__tensor *outputs, size_t n_outputs, acl__diags *diags);
+
+#endif

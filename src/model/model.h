@@ -1,0 +1,81 @@
+/*
+ * model.h - the registry of loaded models (aclmdlLoadFrom* / aclmdlUnload)
+ * and the description of a model's inputs and outputs (aclmdlDesc).
+ *
+ * A loaded model has an id (1, 2, ... never reused within a process run,
+ * not even across aclFinalize / aclInit), the graph the loader produced,
+ * the context it was loaded in (execute and unload must happen there) and
+ * its input/output description, built once at load.
+ *
+ * Ownership: the registry owns each model.  acl__model_acquire hands out a
+ * counted reference, so a model stays alive while a description is copied
+ * or (later) an execution runs, even if another thread unloads it; the last
+ * reference frees it.  aclFinalize unloads every model still loaded
+ * (acl__model_finalize), logging each as leaked.
+ *
+ * Lock: one registry mutex (model.c), a leaf: nothing else is locked while
+ * it is held, and it is never held while a graph is freed.
+ */
+#ifndef OPENACL_MODEL_MODEL_H
+#define OPENACL_MODEL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "model/graph.h"
+
+struct acl__context;
+
+/* One input or output as aclmdlGetInputDims & co. report it. */
+typedef struct acl__model_io {
+  char *name;          /* the full ONNX name */
+  aclDataType dtype;   /* ACL_DT_UNDEFINED when the file does not state it */
+  aclFormat format;    /* ACL_FORMAT_NCHW for 4-D, else ACL_FORMAT_ND */
+  size_t rank;         /* 0 for a scalar, and when the shape is not declared */
+  int64_t *dims;       /* rank entries; -1 for an unknown or symbolic dim */
+  size_t size;         /* bytes; 0 when a dim is -1, the shape or type unknown, or it overflows */
+} acl__model_io;
+
+typedef struct acl__model_iodesc {
+  acl__model_io *inputs;   /* graph inputs that are not initializers, in file order */
+  size_t n_inputs;
+  acl__model_io *outputs;  /* graph outputs, in file order */
+  size_t n_outputs;
+} acl__model_iodesc;
+
+/* Builds the description of a graph.  0 or ACL_ERROR_BAD_ALLOC (nothing
+ * recorded; *out is then empty). */
+int acl__model_iodesc_build(const acl__graph *g, acl__model_iodesc *out);
+/* Deep copy; 0 or ACL_ERROR_BAD_ALLOC (then *out is empty). */
+int acl__model_iodesc_copy(const acl__model_iodesc *src, acl__model_iodesc *out);
+/* Frees what *d holds and empties it. */
+void acl__model_iodesc_free(acl__model_iodesc *d);
+
+typedef struct acl__model {
+  uint32_t id;
+  acl__graph *graph;
+  struct acl__context *ctx;  /* where it was loaded; compared, never dereferenced after load */
+  int32_t device_id;         /* that context's device */
+  acl__model_iodesc io;
+  int refs;                  /* registry lock: the registry's own + one per acquire */
+  struct acl__model *next;   /* registry lock */
+} acl__model;
+
+/* Registers a loaded graph made in context ctx (the model takes the graph,
+ * also on failure).  0 and *id, or ACL_ERROR_BAD_ALLOC (recorded for api). */
+int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, uint32_t *id);
+/* A counted reference to model `id`, or NULL after recording
+ * ACL_ERROR_INVALID_MODEL_ID for api (*rc holds the code). */
+acl__model *acl__model_acquire(const char *api, uint32_t id, int *rc);
+void acl__model_release(acl__model *m);
+/* aclmdlUnload: removes model id when ctx is the context it was loaded in.
+ * 0, ACL_ERROR_INVALID_MODEL_ID or ACL_ERROR_RT_MODEL_CONTEXT (recorded). */
+int acl__model_unload(const char *api, uint32_t id, struct acl__context *ctx);
+/* Models currently loaded (for tests and leak reports). */
+size_t acl__model_count(void);
+/* aclFinalize (called from acl__rt_shutdown before contexts and devices go):
+ * unloads every model still loaded and logs it as leaked. */
+void acl__model_finalize(void);
+
+#endif

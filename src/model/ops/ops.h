@@ -1,0 +1,104 @@
+/*
+ * ops.h - what the reference kernels share: the call context, the registry
+ * and helpers for attributes, element access and broadcasting.
+ *
+ * A kernel reads ctx->in[] (NULL for an omitted optional input), infers each
+ * output's type and shape from them, allocates it with acl__tensor_alloc and
+ * fills it.  It reports problems with acl__op_fail, which names the node.
+ * Generic kernels read and write elements through acl__op_get/acl__op_set
+ * (double), which covers every fixed-size numeric type including float16,
+ * bfloat16 and bool; int64 values beyond 2^53 lose precision there, so the
+ * index and shape kernels copy bytes instead.
+ */
+#ifndef OPENACL_MODEL_OPS_OPS_H
+#define OPENACL_MODEL_OPS_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/diag.h"
+#include "model/exec.h"
+#include "model/graph.h"
+
+typedef struct acl__op_ctx {
+  const acl__graph *g;
+  const acl__graph_node *node;
+  int node_index;
+  int64_t opset;                  /* the ai.onnx opset the model imports */
+  const acl__tensor *const *in;   /* n_in entries, NULL where omitted */
+  size_t n_in;
+  acl__tensor *out;               /* n_out entries, cleared; fill every one */
+  size_t n_out;
+  acl__diags *diags;
+} acl__op_ctx;
+
+typedef int (*acl__op_fn)(acl__op_ctx *ctx);
+
+/* The kernel for op_type at `opset` (ai.onnx domain), or NULL. */
+acl__op_fn acl__op_lookup(const char *op_type, int64_t opset);
+
+/* Appends a diag naming the node and returns `code`. */
+int acl__op_fail(acl__op_ctx *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Allocates out[k]; on failure reports ACL_ERROR_BAD_ALLOC / INVALID_PARAM. */
+int acl__op_alloc(acl__op_ctx *ctx, size_t k, int onnx_type, int rank, const int64_t *dims);
+/* Requires at least `min` inputs present at 0..min-1. */
+int acl__op_need(acl__op_ctx *ctx, size_t min);
+
+/* Attributes */
+const acl__graph_attr *acl__op_attr(const acl__op_ctx *ctx, const char *name);
+int64_t acl__op_attr_int(const acl__op_ctx *ctx, const char *name, int64_t dflt);
+float acl__op_attr_float(const acl__op_ctx *ctx, const char *name, float dflt);
+const char *acl__op_attr_str(const acl__op_ctx *ctx, const char *name, const char *dflt);
+/* INTS attribute: count, or -1 when absent. */
+int64_t acl__op_attr_ints(const acl__op_ctx *ctx, const char *name, const int64_t **vals);
+
+/* Element access */
+int acl__op_numeric(int onnx_type);   /* get/set support the type */
+int acl__op_is_float(int onnx_type);
+double acl__op_get(const acl__tensor *t, int64_t i);
+void acl__op_set(acl__tensor *t, int64_t i, double v);
+/* Integer read of an int32/int64 (or any numeric) element, exact for int64. */
+int64_t acl__op_get_i64(const acl__tensor *t, int64_t i);
+size_t acl__op_esize(int onnx_type);
+
+/* Shapes */
+int64_t acl__op_numel(int rank, const int64_t *dims);
+/* numpy broadcast of two shapes into out (rank = max); -1 if incompatible. */
+int acl__op_broadcast_shape(int ra, const int64_t *da, int rb, const int64_t *db, int *ro, int64_t *dout);
+/* Strides of `t` seen from an output of rank ro (0 where broadcast). */
+void acl__op_bcast_strides(const acl__tensor *t, int ro, const int64_t *dout, int64_t *strides);
+/* Normalises a possibly negative axis into [0, rank); -1 if out of range. */
+int acl__op_axis(int64_t axis, int rank);
+
+/* Kernels, by family (see the registry in registry.c). */
+int acl__k_unary(acl__op_ctx *ctx);
+int acl__k_binary(acl__op_ctx *ctx);
+int acl__k_variadic(acl__op_ctx *ctx);
+int acl__k_where(acl__op_ctx *ctx);
+int acl__k_clip(acl__op_ctx *ctx);
+int acl__k_prelu(acl__op_ctx *ctx);
+int acl__k_cast(acl__op_ctx *ctx);
+int acl__k_matmul(acl__op_ctx *ctx);
+int acl__k_gemm(acl__op_ctx *ctx);
+int acl__k_conv(acl__op_ctx *ctx);
+int acl__k_pool(acl__op_ctx *ctx);
+int acl__k_global_pool(acl__op_ctx *ctx);
+int acl__k_batchnorm(acl__op_ctx *ctx);
+int acl__k_instancenorm(acl__op_ctx *ctx);
+int acl__k_layernorm(acl__op_ctx *ctx);
+int acl__k_softmax(acl__op_ctx *ctx);
+int acl__k_reduce(acl__op_ctx *ctx);
+int acl__k_argminmax(acl__op_ctx *ctx);
+int acl__k_reshape(acl__op_ctx *ctx);
+int acl__k_flatten(acl__op_ctx *ctx);
+int acl__k_transpose(acl__op_ctx *ctx);
+int acl__k_concat(acl__op_ctx *ctx);
+int acl__k_squeeze(acl__op_ctx *ctx);
+int acl__k_unsqueeze(acl__op_ctx *ctx);
+int acl__k_gather(acl__op_ctx *ctx);
+int acl__k_identity(acl__op_ctx *ctx);
+int acl__k_dropout(acl__op_ctx *ctx);
+int acl__k_shape(acl__op_ctx *ctx);
+int acl__k_constant(acl__op_ctx *ctx);
+
+#endif
