@@ -8,7 +8,7 @@
  * No lock can be inherited in a held state: before fork() the prepare
  * handler takes every process-wide openacl lock, in the documented order
  *   process lock (init.c) -> callback registry (callback.c) -> kernel
- *   table (kernel.c) -> handle table stripes
+ *   table (kernel.c) -> model registry (model.c) -> handle table stripes
  *   (handle.c) -> error-message lock (errmsg.c) -> log locks (log.c)
  * and both parent and child release or re-create them afterwards.  Device,
  * stream and event locks are not taken: the child drops every device
@@ -20,6 +20,7 @@
 #include "acl/process.h"
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "model/model.h"
 #include "rt/callback.h"
 #include "rt/kernel.h"
 #include "rt/rt.h"
@@ -28,6 +29,7 @@ static void acl__fork_prepare(void) {
   acl__process_atfork_prepare();
   acl__callback_atfork_prepare();
   acl__kernel_atfork_prepare();
+  acl__model_atfork_prepare();
   acl__handle_atfork_prepare();
   acl__errmsg_atfork_prepare();
   acl__log_atfork_prepare();
@@ -37,6 +39,7 @@ static void acl__fork_parent(void) {
   acl__log_atfork_parent();
   acl__errmsg_atfork_parent();
   acl__handle_atfork_parent();
+  acl__model_atfork_parent();
   acl__kernel_atfork_parent();
   acl__callback_atfork_parent();
   acl__process_atfork_parent();
@@ -46,6 +49,7 @@ static void acl__fork_child(void) {
   acl__log_atfork_child();
   acl__errmsg_atfork_child();
   acl__handle_atfork_child();
+  acl__model_atfork_child();
   acl__kernel_atfork_child();
   acl__callback_atfork_child();
   acl__process_atfork_child();

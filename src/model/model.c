@@ -267,3 +267,13 @@ void acl__model_finalize(void) {
     acl__model_release(m);
   }
 }
+
+/* fork(): the registry lock is never inherited held, and the child forgets
+ * the parent's models (their memory is the parent's runtime's). */
+void acl__model_atfork_prepare(void) { pthread_mutex_lock(&reg.lock); }
+void acl__model_atfork_parent(void) { pthread_mutex_unlock(&reg.lock); }
+void acl__model_atfork_child(void) {
+  pthread_mutex_init(&reg.lock, NULL);
+  reg.list = NULL; /* dropped, not freed: the child must not run the parent's teardown */
+  reg.count = 0;
+}

@@ -77,5 +77,9 @@ size_t acl__model_count(void);
 /* aclFinalize (called from acl__rt_shutdown before contexts and devices go):
  * unloads every model still loaded and logs it as leaked. */
 void acl__model_finalize(void);
+/* fork() handlers (src/acl/fork.c). */
+void acl__model_atfork_prepare(void);
+void acl__model_atfork_parent(void);
+void acl__model_atfork_child(void);
 
 #endif
