@@ -205,6 +205,15 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t 
 ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId);
 ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId);
 
+/* Execution on the reference executor (see docs/models.md, "Executing
+ * models").  Inputs and outputs are device memory (aclrtMalloc), one buffer
+ * per model input / output, each exactly the tensor's size.  aclmdlExecute
+ * runs on the current context's default stream and waits; aclmdlExecuteAsync
+ * queues the run on `stream` (NULL = the default stream). */
+ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output);
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                                                aclrtStream stream);
+
 /* Model descriptions: the inputs and outputs of a model. */
 ACL_FUNC_VISIBILITY aclmdlDesc *aclmdlCreateDesc(void);
 ACL_FUNC_VISIBILITY aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc);

@@ -21,8 +21,11 @@
 #include "acl/process.h"
 #include "common/diag.h"
 #include "common/errmsg.h"
+#include "model/exec.h"
 #include "model/model.h"
 #include "model/onnx_loader.h"
+#include "model/run.h"
+#include "rt/callback.h"
 #include "rt/rt.h"
 
 struct aclmdlDesc {
@@ -63,6 +66,22 @@ static int load_common(const char *api, const char *path, const void *data, size
   acl__graph *g = NULL;
   if ((rc = load_graph(api, path, data, size, &g)) != 0)
     return rc;
+  /* every operator must run: refuse the model now rather than at its first execution */
+  acl__diags diags = {0};
+  rc = acl__exec_check_supported(g, &diags);
+  if (rc != 0) {
+    const acl__diag *d = acl__diags_first_error(&diags);
+    char src[96] = "";
+    if (path == NULL)
+      snprintf(src, sizeof(src), "model in memory (%zu bytes at %p)", size, data);
+    rc = acl__fail(api, rc, __FILE__, __LINE__, "%s%s%s: %s", path != NULL ? "model file '" : "",
+                   path != NULL ? path : src, path != NULL ? "'" : "",
+                   d != NULL ? d->message : "the model uses operators openacl cannot run");
+    acl__diags_free(&diags);
+    acl__graph_free(g);
+    return rc;
+  }
+  acl__diags_free(&diags);
   return acl__model_add(api, g, ctx, modelId); /* takes g */
 }
 
@@ -92,6 +111,63 @@ aclError aclmdlUnload(uint32_t modelId) {
   if (ctx == NULL)
     return rc;
   return acl__model_unload(__func__, modelId, ctx);
+}
+
+/* ---- execution ------------------------------------------------------------------ */
+
+/* The checks both executions share, then the submit.  result as in run.h. */
+static int execute_common(const char *api, uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                          aclrtStream stream, int sync, acl__stream **out_stream, acl__model_run_result *result) {
+  int rc = acl__process_require_init(api);
+  if (rc != 0)
+    return rc;
+  acl__context *ctx = acl__context_current(api, &rc);
+  if (ctx == NULL)
+    return rc;
+  acl__model *m = acl__model_acquire(api, modelId, &rc);
+  if (m == NULL)
+    return rc;
+  if (m->ctx != ctx) {
+    rc = acl__fail(api, ACL_ERROR_RT_MODEL_CONTEXT, __FILE__, __LINE__,
+                   "model %u was loaded in context %p (device %d), but the current context is %p (device %d). "
+                   "Remedy: make the loading context current (aclrtSetCurrentContext) before executing",
+                   modelId, (void *)m->ctx, (int)m->device_id, (void *)ctx, (int)ctx->dev->id);
+    acl__model_release(m);
+    return rc;
+  }
+  acl__stream *s = sync ? ctx->default_stream : acl__stream_resolve(api, stream, &rc);
+  if (s == NULL) {
+    acl__model_release(m);
+    return rc != 0 ? rc : acl__fail(api, ACL_ERROR_RT_CONTEXT_NULL, __FILE__, __LINE__,
+                                    "the current context has no default stream");
+  }
+  if (sync && (rc = acl__callback_forbid(api)) != 0) {
+    acl__model_release(m);
+    return rc;
+  }
+  rc = acl__model_run_submit(api, m, input, output, s, result);
+  acl__model_release(m);
+  *out_stream = s;
+  return rc;
+}
+
+aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
+  acl__stream *s = NULL;
+  acl__model_run_result res;
+  int rc = execute_common(__func__, modelId, input, output, NULL, 1, &s, &res);
+  if (rc != 0)
+    return rc;
+  rc = acl__stream_sync_api(__func__, s, -1);
+  if (res.ran && res.rc != 0)
+    return ACL__FAIL(res.rc, "%s", res.msg);
+  if (rc == 0 && !res.ran)
+    return ACL__FAIL(ACL_ERROR_RT_STREAM_ABORT, "the execution of model %u was discarded before it ran", modelId);
+  return rc;
+}
+
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
+  acl__stream *s = NULL;
+  return execute_common(__func__, modelId, input, output, stream, 0, &s, NULL);
 }
 
 /* ---- descriptions -------------------------------------------------------------- */

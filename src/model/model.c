@@ -208,6 +208,12 @@ acl__model *acl__model_acquire(const char *api, uint32_t id, int *rc) {
   return m;
 }
 
+void acl__model_retain(acl__model *m) {
+  pthread_mutex_lock(&reg.lock);
+  m->refs++;
+  pthread_mutex_unlock(&reg.lock);
+}
+
 void acl__model_release(acl__model *m) {
   if (m == NULL)
     return;

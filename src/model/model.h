@@ -68,6 +68,8 @@ int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, uin
 /* A counted reference to model `id`, or NULL after recording
  * ACL_ERROR_INVALID_MODEL_ID for api (*rc holds the code). */
 acl__model *acl__model_acquire(const char *api, uint32_t id, int *rc);
+/* Another counted reference to a model the caller holds one of. */
+void acl__model_retain(acl__model *m);
 void acl__model_release(acl__model *m);
 /* aclmdlUnload: removes model id when ctx is the context it was loaded in.
  * 0, ACL_ERROR_INVALID_MODEL_ID or ACL_ERROR_RT_MODEL_CONTEXT (recorded). */

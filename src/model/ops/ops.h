@@ -100,5 +100,13 @@ int acl__k_identity(acl__op_ctx *ctx);
 int acl__k_dropout(acl__op_ctx *ctx);
 int acl__k_shape(acl__op_ctx *ctx);
 int acl__k_constant(acl__op_ctx *ctx);
+int acl__k_split(acl__op_ctx *ctx);
+int acl__k_slice(acl__op_ctx *ctx);
+int acl__k_expand(acl__op_ctx *ctx);
+int acl__k_tile(acl__op_ctx *ctx);
+int acl__k_pad(acl__op_ctx *ctx);
+int acl__k_constant_of_shape(acl__op_ctx *ctx);
+int acl__k_range(acl__op_ctx *ctx);
+int acl__k_size(acl__op_ctx *ctx);
 
 #endif

@@ -57,6 +57,10 @@ static const struct {
   {"Concat", 1, acl__k_concat}, {"Squeeze", 1, acl__k_squeeze}, {"Unsqueeze", 1, acl__k_unsqueeze}, {"Gather", 1, acl__k_gather},
   {"Identity", 1, acl__k_identity}, {"Dropout", 1, acl__k_dropout}, {"Shape", 1, acl__k_shape},
   {"Constant", 1, acl__k_constant},
+  /* shape2.c */
+  {"Split", 1, acl__k_split}, {"Slice", 1, acl__k_slice}, {"Expand", 8, acl__k_expand},
+  {"Tile", 1, acl__k_tile}, {"Pad", 1, acl__k_pad}, {"ConstantOfShape", 9, acl__k_constant_of_shape},
+  {"Range", 11, acl__k_range}, {"Size", 1, acl__k_size},
   };
 
 acl__op_fn acl__op_lookup(const char *op_type, int64_t opset) {

@@ -1,8 +1,9 @@
 /*
  * shape.c - ops that move bytes without arithmetic: Identity, Dropout
  * (inference), Reshape, Flatten, Transpose, Concat, Squeeze, Unsqueeze,
- * Gather, Shape, Constant.  They copy elements by size, so every
- * fixed-size type works and int64 stays exact.
+ * Gather, Shape, Constant (value tensor, value_float(s), value_int(s)).
+ * They copy elements by size, so every fixed-size type works and int64
+ * stays exact.
  */
 #include <string.h>
 
@@ -295,10 +296,42 @@ int acl__k_shape(acl__op_ctx *ctx) {
   return rc;
 }
 
+/* Constant's scalar and list forms (opset 12+): value_float(s), value_int(s). */
+static int constant_list(acl__op_ctx *ctx) {
+  const acl__graph_attr *a;
+  int rc;
+  int64_t n = 0;
+  if ((a = acl__op_attr(ctx, "value_float")) != NULL && a->type == ACL__ATTR_FLOAT) {
+    rc = acl__op_alloc(ctx, 0, ACL__ONNX_FLOAT, 0, &n);
+    if (rc == 0 && ctx->n_out > 0)
+      memcpy(ctx->out[0].data, &a->f, sizeof(float));
+  } else if ((a = acl__op_attr(ctx, "value_int")) != NULL && a->type == ACL__ATTR_INT) {
+    rc = acl__op_alloc(ctx, 0, ACL__ONNX_INT64, 0, &n);
+    if (rc == 0 && ctx->n_out > 0)
+      memcpy(ctx->out[0].data, &a->i, sizeof(int64_t));
+  } else if ((a = acl__op_attr(ctx, "value_floats")) != NULL && a->type == ACL__ATTR_FLOATS) {
+    n = (int64_t)a->count;
+    rc = acl__op_alloc(ctx, 0, ACL__ONNX_FLOAT, 1, &n);
+    if (rc == 0 && ctx->n_out > 0 && n > 0)
+      memcpy(ctx->out[0].data, a->floats, a->count * sizeof(float));
+  } else if ((a = acl__op_attr(ctx, "value_ints")) != NULL && a->type == ACL__ATTR_INTS) {
+    n = (int64_t)a->count;
+    rc = acl__op_alloc(ctx, 0, ACL__ONNX_INT64, 1, &n);
+    if (rc == 0 && ctx->n_out > 0 && n > 0)
+      memcpy(ctx->out[0].data, a->ints, a->count * sizeof(int64_t));
+  } else {
+    rc = acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH,
+                      "only the value and value_float(s)/value_int(s) forms are supported");
+  }
+  return rc;
+}
+
 int acl__k_constant(acl__op_ctx *ctx) {
   const acl__graph_attr *a = acl__op_attr(ctx, "value");
-  if (a == NULL || a->type != ACL__ATTR_TENSOR || a->tensor == NULL)
-    return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "only the `value` tensor form is supported");
+  if (a == NULL)
+    return constant_list(ctx);
+  if (a->type != ACL__ATTR_TENSOR || a->tensor == NULL)
+    return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "`value` is not a tensor");
   const acl__graph_tensor *t = a->tensor;
   int64_t d[ACL__EXEC_MAX_RANK];
   if (t->rank > ACL__EXEC_MAX_RANK)

@@ -1,0 +1,355 @@
+/*
+ * run.c - executing a loaded model as a stream task (see run.h).
+ *
+ * Inputs are read in place (the task runs with device-memory access); each
+ * output comes from the executor in its own host buffer and is copied into
+ * the caller's device buffer once every output has been checked, so a failed
+ * execution leaves the output buffers untouched.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "common/diag.h"
+#include "common/errmsg.h"
+#include "common/log.h"
+#include "model/exec.h"
+#include "model/graph.h"
+#include "model/run.h"
+#include "rt/memory.h"
+
+typedef struct run_out {
+  void *addr;
+  size_t size;    /* the buffer's */
+  size_t expect;  /* the exact bytes the model declares; 0 when not fully declared (dynamic) */
+} run_out;
+
+typedef struct run_task {
+  acl__task t; /* first: the stream frees the task through it */
+  acl__model *m;
+  aclmdlDataset *output;
+  acl__model_run_result *result;
+  size_t n_in, n_out;
+  acl__tensor *in;  /* data points into the caller's device buffers */
+  run_out *out;
+} run_task;
+
+static unsigned char empty_tensor_byte; /* data of a 0-byte input */
+
+/* "[1,3,224,224]"; "[]" for a scalar, "[?]"-free: -1 is printed as -1. */
+static void fmt_shape(char *buf, size_t n, int rank, const int64_t *dims) {
+  size_t len = 0;
+  len += (size_t)snprintf(buf, n, "[");
+  for (int i = 0; i < rank && len < n; i++)
+    len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, i ? "," : "", dims[i]);
+  if (len < n)
+    snprintf(buf + len, n - len, "]");
+}
+
+static void fmt_graph_shape(char *buf, size_t n, const acl__graph_tensor *gt) {
+  if (gt->rank < 0) {
+    snprintf(buf, n, "(shape not declared)");
+    return;
+  }
+  int64_t dims[ACL__EXEC_MAX_RANK];
+  int rank = gt->rank > ACL__EXEC_MAX_RANK ? ACL__EXEC_MAX_RANK : gt->rank;
+  for (int i = 0; i < rank; i++)
+    dims[i] = gt->dims[i].value >= 0 ? gt->dims[i].value : -1;
+  fmt_shape(buf, n, rank, dims);
+}
+
+static const char *tname(const acl__graph_tensor *gt) { return gt->name != NULL ? gt->name : ""; }
+
+/* The buffer of `kind` `i` must be `bytes` bytes of device memory of m's device. */
+static int check_device_mem(const char *api, int code, const acl__model *m, const char *kind, size_t i,
+                            const char *name, const void *addr, size_t bytes) {
+  acl__ptr_info info;
+  acl__mem_classify(addr, &info);
+  if (info.kind == ACL__PTR_HOST || info.kind == ACL__PTR_PINNED_HOST)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "%s %zu (\"%s\") must be device memory from aclrtMalloc, but %p is %s host memory. Remedy: "
+                     "aclrtMalloc %zu bytes and copy the data with aclrtMemcpy (ACL_MEMCPY_HOST_TO_DEVICE for an "
+                     "input, DEVICE_TO_HOST to read an output back)",
+                     kind, i, name, addr, info.kind == ACL__PTR_HOST ? "pageable" : "pinned (aclrtMallocHost)",
+                     bytes);
+  if (info.kind == ACL__PTR_DEVICE_UNALLOCATED)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "%s %zu (\"%s\"): %p lies in device memory but not in a live allocation (freed with "
+                     "aclrtFree?)", kind, i, name, addr);
+  if (info.dev != m->ctx->dev)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "%s %zu (\"%s\"): %p is memory of device %d, but model %u was loaded on device %d", kind, i,
+                     name, addr, info.dev != NULL ? (int)info.dev->id : -1, m->id, (int)m->device_id);
+  if (info.offset > info.alloc_size || bytes > info.alloc_size - info.offset)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "%s %zu (\"%s\"): %zu bytes at %p run past the end of its allocation (offset %zu of a "
+                     "%zu-byte allocation at %p)", kind, i, name, bytes, addr, info.offset, info.alloc_size,
+                     info.alloc_base);
+  return 0;
+}
+
+static int check_input(const char *api, const acl__model *m, const aclmdlDataset *ds, size_t i, acl__tensor *t) {
+  const int code = ACL_ERROR_MODEL_INPUT_NOT_MATCH;
+  const acl__graph *g = m->graph;
+  const acl__graph_tensor *gt = &g->tensors[g->inputs[i]];
+  const char *name = tname(gt);
+  aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, i);
+  void *addr = aclGetDataBufferAddr(buf);
+  size_t size = aclGetDataBufferSizeV2(buf);
+  aclTensorDesc *desc = aclmdlGetDatasetTensorDesc(ds, i);
+  char decl[256];
+  fmt_graph_shape(decl, sizeof(decl), gt);
+  size_t elem = gt->onnx_type != 0 ? acl__graph_onnx_elem_size(gt->onnx_type) : 0;
+  if (elem == 0)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "input %zu (\"%s\") has data type %s, which openacl cannot execute", i, name,
+                     gt->onnx_type != 0 ? acl__graph_onnx_type_name(gt->onnx_type) : "(not declared)");
+  if (gt->rank > ACL__EXEC_MAX_RANK)
+    return acl__fail(api, code, __FILE__, __LINE__, "input %zu (\"%s\") has %d dimensions; at most %d are supported",
+                     i, name, gt->rank, ACL__EXEC_MAX_RANK);
+  memset(t, 0, sizeof(*t));
+  t->onnx_type = gt->onnx_type;
+  int dynamic = gt->rank < 0;
+  for (int k = 0; k < gt->rank; k++)
+    if (gt->dims[k].value < 0)
+      dynamic = 1;
+  const char *type = acl__graph_onnx_type_name(gt->onnx_type);
+  if (desc != NULL) {
+    aclDataType dt = aclGetTensorDescType(desc);
+    if (dt != gt->dtype)
+      return acl__fail(api, code, __FILE__, __LINE__,
+                       "input %zu (\"%s\"): the dataset's tensor descriptor has aclDataType %d, but the model's "
+                       "input is %s (aclDataType %d)", i, name, (int)dt, type, (int)gt->dtype);
+    size_t nd = aclGetTensorDescNumDims(desc);
+    if (nd == ACL_UNKNOWN_RANK || nd > ACL__EXEC_MAX_RANK || (gt->rank >= 0 && nd != (size_t)gt->rank))
+      return acl__fail(api, code, __FILE__, __LINE__,
+                       "input %zu (\"%s\"): the dataset's tensor descriptor has %s%zu dimensions, but the model's "
+                       "input is %s %s", i, name, nd == ACL_UNKNOWN_RANK ? "an unknown number of (-2) " : "",
+                       nd == ACL_UNKNOWN_RANK ? (size_t)0 : nd, type, decl);
+    t->rank = (int)nd;
+    for (size_t k = 0; k < nd; k++) {
+      int64_t v = -1;
+      aclGetTensorDescDimV2(desc, k, &v);
+      t->dims[k] = v;
+    }
+    char got[256];
+    fmt_shape(got, sizeof(got), t->rank, t->dims);
+    for (int k = 0; k < t->rank; k++)
+      if (t->dims[k] < 0 || (gt->rank >= 0 && gt->dims[k].value >= 0 && gt->dims[k].value != t->dims[k]))
+        return acl__fail(api, code, __FILE__, __LINE__,
+                         "input %zu (\"%s\"): the dataset's tensor descriptor has shape %s, which does not fit the "
+                         "model's %s %s (dimension %d)%s", i, name, got, type, decl, k,
+                         t->dims[k] < 0 ? ": give the actual size of every dimension" : "");
+  } else if (dynamic) {
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "input %zu (\"%s\") is %s %s, with dimensions only known at run time. Remedy: describe the "
+                     "actual shape with aclCreateTensorDesc and aclmdlSetDatasetTensorDesc(input, desc, %zu)", i,
+                     name, type, decl, i);
+  } else {
+    t->rank = gt->rank;
+    for (int k = 0; k < gt->rank; k++)
+      t->dims[k] = gt->dims[k].value;
+  }
+  size_t bytes = elem;
+  for (int k = 0; k < t->rank; k++) {
+    if (t->dims[k] != 0 && (uint64_t)t->dims[k] > SIZE_MAX / (bytes ? bytes : 1))
+      return acl__fail(api, code, __FILE__, __LINE__, "input %zu (\"%s\"): the shape's byte size overflows", i,
+                       name);
+    bytes *= (size_t)t->dims[k];
+  }
+  char shape[256];
+  fmt_shape(shape, sizeof(shape), t->rank, t->dims);
+  if (size != bytes)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "input %zu (\"%s\", %s %s) needs a buffer of %zu bytes, but the dataset's buffer holds %zu bytes",
+                     i, name, type, shape, bytes, size);
+  if (bytes > 0) {
+    if (addr == NULL)
+      return acl__fail(api, code, __FILE__, __LINE__, "input %zu (\"%s\"): the buffer's address is NULL", i, name);
+    int rc = check_device_mem(api, code, m, "input", i, name, addr, bytes);
+    if (rc != 0)
+      return rc;
+  }
+  t->data = bytes > 0 ? addr : &empty_tensor_byte;
+  t->size = bytes;
+  t->owned = 0;
+  return 0;
+}
+
+static int check_output(const char *api, const acl__model *m, const aclmdlDataset *ds, size_t i, run_out *o) {
+  const int code = ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
+  const acl__graph *g = m->graph;
+  const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
+  const char *name = tname(gt);
+  aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, i);
+  o->addr = aclGetDataBufferAddr(buf);
+  o->size = aclGetDataBufferSizeV2(buf);
+  o->expect = m->io.outputs[i].size;
+  char decl[256];
+  fmt_graph_shape(decl, sizeof(decl), gt);
+  const char *type = gt->onnx_type != 0 ? acl__graph_onnx_type_name(gt->onnx_type) : "(type not declared)";
+  if (o->addr == NULL && o->size == 0)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "output %zu (\"%s\", %s %s) is an empty buffer (NULL, 0); openacl does not allocate output "
+                     "memory for the model. Remedy: aclrtMalloc a buffer of aclmdlGetOutputSizeByIndex bytes (%zu) "
+                     "and pass it", i, name, type, decl, o->expect);
+  if (o->expect != 0 && o->size != o->expect)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "output %zu (\"%s\", %s %s) needs a buffer of %zu bytes, but the dataset's buffer holds %zu bytes",
+                     i, name, type, decl, o->expect, o->size);
+  if (o->addr == NULL)
+    return acl__fail(api, code, __FILE__, __LINE__, "output %zu (\"%s\"): the buffer's address is NULL", i, name);
+  return check_device_mem(api, code, m, "output", i, name, o->addr, o->size);
+}
+
+/* The executor's output shape differs from the declared one. */
+static int shape_differs(const acl__graph_tensor *gt, const acl__tensor *t) {
+  if (gt->rank != t->rank)
+    return 1;
+  for (int k = 0; k < t->rank; k++)
+    if (gt->dims[k].value != t->dims[k])
+      return 1;
+  return 0;
+}
+
+static int run_task_run(acl__task *task) {
+  run_task *r = (run_task *)task;
+  const acl__graph *g = r->m->graph;
+  char msg[sizeof(r->result->msg)] = "";
+  acl__diags diags = {0};
+  acl__tensor *outs = calloc(r->n_out ? r->n_out : 1, sizeof(*outs));
+  int rc = outs == NULL ? ACL_ERROR_BAD_ALLOC : acl__exec_run(g, r->in, r->n_in, outs, r->n_out, &diags);
+  if (outs == NULL) {
+    snprintf(msg, sizeof(msg), "model %u: out of host memory for %zu outputs", r->m->id, r->n_out);
+  } else if (rc != 0) {
+    const acl__diag *d = acl__diags_first_error(&diags);
+    snprintf(msg, sizeof(msg), "model %u: %s%s%s", r->m->id, d != NULL ? d->path : "",
+             d != NULL && d->path[0] ? ": " : "", d != NULL ? d->message : "the execution failed");
+  }
+  acl__diags_free(&diags);
+  /* check every output before writing any */
+  for (size_t i = 0; rc == 0 && i < r->n_out; i++) {
+    const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
+    const acl__tensor *t = &outs[i];
+    const run_out *o = &r->out[i];
+    char got[256];
+    fmt_shape(got, sizeof(got), t->rank, t->dims);
+    if (gt->onnx_type != 0 && t->onnx_type != gt->onnx_type) {
+      rc = ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
+      snprintf(msg, sizeof(msg), "model %u: output %zu (\"%s\") came out as %s %s, but the model declares %s",
+               r->m->id, i, tname(gt), acl__graph_onnx_type_name(t->onnx_type), got,
+               acl__graph_onnx_type_name(gt->onnx_type));
+    } else if (o->expect != 0 ? t->size != o->expect : t->size > o->size) {
+      rc = ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
+      snprintf(msg, sizeof(msg), "model %u: output %zu (\"%s\") came out as %s %s (%zu bytes), but its buffer holds "
+               "%zu bytes", r->m->id, i, tname(gt), acl__graph_onnx_type_name(t->onnx_type), got, t->size, o->size);
+    }
+  }
+  for (size_t i = 0; rc == 0 && i < r->n_out; i++) {
+    const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
+    const acl__tensor *t = &outs[i];
+    if (t->size > 0)
+      memcpy(r->out[i].addr, t->data, t->size);
+    /* a shape only known now: tell the caller through the output dataset */
+    if (shape_differs(gt, t) && acl__handle_valid(r->output, ACL__H_DATASET) &&
+        i < aclmdlGetDatasetNumBuffers(r->output)) {
+      aclTensorDesc *d = aclCreateTensorDesc(acl__graph_onnx_to_acl(t->onnx_type), t->rank, t->dims,
+                                             t->rank == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND);
+      if (d != NULL) {
+        aclSetTensorDescName(d, tname(gt));
+        aclmdlSetDatasetTensorDesc(r->output, d, i);
+        aclDestroyTensorDesc(d);
+      }
+    }
+  }
+  for (size_t i = 0; outs != NULL && i < r->n_out; i++)
+    acl__tensor_release(&outs[i]);
+  free(outs);
+  if (rc != 0)
+    ACL__LOGE(ACL__MOD_GE, "%s", msg);
+  if (r->result != NULL) {
+    r->result->rc = rc;
+    memcpy(r->result->msg, msg, sizeof(msg));
+    r->result->ran = 1; /* the waiting caller reads it after the stream passed the task */
+  }
+  return rc;
+}
+
+static void run_task_release(acl__task *task) {
+  run_task *r = (run_task *)task;
+  acl__model_release(r->m);
+  free(r->in);
+  free(r->out);
+  free(r);
+}
+
+static int check_dataset(const char *api, const char *arg, const aclmdlDataset *ds, int code, size_t want,
+                         const char *kind, const acl__model *m) {
+  if (ds == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "%s is NULL; pass a dataset made by aclmdlCreateDataset", arg);
+  if (!acl__handle_valid(ds, ACL__H_DATASET))
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "%s %p is not a live aclmdlDataset (it was destroyed, or never created by aclmdlCreateDataset)",
+                     arg, (const void *)ds);
+  size_t n = aclmdlGetDatasetNumBuffers(ds);
+  if (n != want)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "%s holds %zu buffers, but model %u has %zu %ss: add one buffer per %s, in order", arg, n, m->id,
+                     want, kind, kind);
+  return 0;
+}
+
+int acl__model_run_submit(const char *api, acl__model *m, const aclmdlDataset *input, aclmdlDataset *output,
+                          acl__stream *s, acl__model_run_result *result) {
+  const acl__graph *g = m->graph;
+  int rc = check_dataset(api, "input", input, ACL_ERROR_MODEL_INPUT_NOT_MATCH, g->n_inputs, "input", m);
+  if (rc == 0)
+    rc = check_dataset(api, "output", output, ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, g->n_outputs, "output", m);
+  if (rc != 0)
+    return rc;
+  run_task *r = calloc(1, sizeof(*r));
+  if (r != NULL) {
+    r->in = calloc(g->n_inputs ? g->n_inputs : 1, sizeof(*r->in));
+    r->out = calloc(g->n_outputs ? g->n_outputs : 1, sizeof(*r->out));
+  }
+  if (r == NULL || r->in == NULL || r->out == NULL) {
+    if (r != NULL) {
+      free(r->in);
+      free(r->out);
+      free(r);
+    }
+    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for an execution of model %u",
+                     m->id);
+  }
+  r->n_in = g->n_inputs;
+  r->n_out = g->n_outputs;
+  for (size_t i = 0; rc == 0 && i < r->n_in; i++)
+    rc = check_input(api, m, input, i, &r->in[i]);
+  for (size_t i = 0; rc == 0 && i < r->n_out; i++)
+    rc = check_output(api, m, output, i, &r->out[i]);
+  if (rc != 0) {
+    free(r->in);
+    free(r->out);
+    free(r);
+    return rc;
+  }
+  /* the task's own reference: the model stays alive until the task is released */
+  acl__model_retain(m);
+  r->m = m;
+  r->output = output;
+  r->result = result;
+  r->t.run = run_task_run;
+  r->t.release = run_task_release;
+  snprintf(r->t.what, sizeof(r->t.what), "execution of model %u", m->id);
+  if (result != NULL)
+    memset(result, 0, sizeof(*result));
+  rc = acl__stream_submit(s, &r->t);
+  if (rc != 0)
+    return acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks: it is being destroyed",
+                     (int)s->id);
+  return 0;
+}
