@@ -336,6 +336,14 @@ aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIO
   return get_dims(__func__, modelDesc, 1, index, dims);
 }
 
+/* The vendor reports the gear in use (the largest one before any is set) for
+ * dynamic-batch / dynamic-HW models.  openacl compiles no gears: a symbolic
+ * dimension stays -1 here, as in aclmdlGetOutputDims; the shape an execution
+ * actually produced is the tensor descriptor it leaves in the output dataset. */
+aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  return get_dims(__func__, modelDesc, 1, index, dims);
+}
+
 const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
   const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
   return io != NULL ? io->name : NULL;

@@ -125,8 +125,8 @@ int acl__k_pool(acl__op_ctx *ctx) {
   const int64_t *ks;
   if (acl__op_attr_ints(ctx, "kernel_shape", &ks) != x->rank - 2)
     return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "kernel_shape must have one entry per spatial dim");
-  if (acl__op_attr_int(ctx, "storage_order", 0) != 0)
-    return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "storage_order 1 not supported");
+  /* storage_order 1: MaxPool's Indices count the spatial dims column-major */
+  int colmajor = acl__op_attr_int(ctx, "storage_order", 0) != 0;
   geom g;
   rc = geometry(ctx, x, ks, (int)acl__op_attr_int(ctx, "ceil_mode", 0), &g);
   if (rc != 0)
@@ -163,7 +163,7 @@ int acl__k_pool(acl__op_ctx *ctx) {
                 if (ismax) {
                   if (v > s) {
                     s = v;
-                    arg = nc * isz + idx;
+                    arg = nc * isz + (colmajor ? (i2 * g.in[1] + i1) * g.in[0] + i0 : idx);
                   }
                 } else {
                   s += v;

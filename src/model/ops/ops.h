@@ -108,5 +108,25 @@ int acl__k_pad(acl__op_ctx *ctx);
 int acl__k_constant_of_shape(acl__op_ctx *ctx);
 int acl__k_range(acl__op_ctx *ctx);
 int acl__k_size(acl__op_ctx *ctx);
+int acl__k_nllloss(acl__op_ctx *ctx);
+int acl__k_sce(acl__op_ctx *ctx);
+int acl__k_gather_elements(acl__op_ctx *ctx);
+int acl__k_scatter_elements(acl__op_ctx *ctx);
+int acl__k_trilu(acl__op_ctx *ctx);
+int acl__k_eyelike(acl__op_ctx *ctx);
+int acl__k_cumsum(acl__op_ctx *ctx);
+int acl__k_shrink(acl__op_ctx *ctx);
+int acl__k_castlike(acl__op_ctx *ctx);
+int acl__k_depth_to_space(acl__op_ctx *ctx);
+int acl__k_space_to_depth(acl__op_ctx *ctx);
+int acl__k_onehot(acl__op_ctx *ctx);
+int acl__k_compress(acl__op_ctx *ctx);
+int acl__k_resize(acl__op_ctx *ctx);
+int acl__k_convtranspose(acl__op_ctx *ctx);
+int acl__k_gather_nd(acl__op_ctx *ctx);
+int acl__k_scatter_nd(acl__op_ctx *ctx);
+int acl__k_topk(acl__op_ctx *ctx);
+int acl__k_nonzero(acl__op_ctx *ctx);
+int acl__k_reverse_sequence(acl__op_ctx *ctx);
 
 #endif

@@ -61,6 +61,21 @@ static const struct {
   {"Split", 1, acl__k_split}, {"Slice", 1, acl__k_slice}, {"Expand", 8, acl__k_expand},
   {"Tile", 1, acl__k_tile}, {"Pad", 1, acl__k_pad}, {"ConstantOfShape", 9, acl__k_constant_of_shape},
   {"Range", 11, acl__k_range}, {"Size", 1, acl__k_size},
+  /* loss.c */
+  {"NegativeLogLikelihoodLoss", 12, acl__k_nllloss}, {"SoftmaxCrossEntropyLoss", 12, acl__k_sce},
+  /* index.c */
+  {"GatherElements", 11, acl__k_gather_elements}, {"ScatterElements", 11, acl__k_scatter_elements},
+  {"Scatter", 9, acl__k_scatter_elements}, {"Trilu", 14, acl__k_trilu}, {"EyeLike", 9, acl__k_eyelike},
+  {"CumSum", 11, acl__k_cumsum}, {"Shrink", 9, acl__k_shrink}, {"CastLike", 15, acl__k_castlike},
+  {"DepthToSpace", 1, acl__k_depth_to_space}, {"SpaceToDepth", 1, acl__k_space_to_depth},
+  {"OneHot", 9, acl__k_onehot}, {"Compress", 9, acl__k_compress},
+  /* resize.c */
+  {"Resize", 10, acl__k_resize}, {"Upsample", 7, acl__k_resize},
+  /* convtranspose.c */
+  {"ConvTranspose", 1, acl__k_convtranspose},
+  /* index2.c */
+  {"GatherND", 11, acl__k_gather_nd}, {"ScatterND", 11, acl__k_scatter_nd}, {"TopK", 1, acl__k_topk},
+  {"NonZero", 9, acl__k_nonzero}, {"ReverseSequence", 10, acl__k_reverse_sequence},
   };
 
 acl__op_fn acl__op_lookup(const char *op_type, int64_t opset) {
