@@ -24,17 +24,6 @@
 
 #define MiB ((size_t)1 << 20)
 
-/* A child forked from a threaded process may not re-initialise openacl
- * under the sanitizers: ThreadSanitizer refuses new threads there, and
- * AddressSanitizer's allocator lock may be inherited held. */
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define MEM_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define MEM_SANITIZED 1
-#endif
-#endif
-
 static void mem_up(const char *memory) {
   if (memory != NULL)
     setenv("OPENACL_DEVICE_MEMORY", memory, 1);
@@ -690,7 +679,7 @@ TEST(repeated_malloc_free_does_not_grow_memory) {
   }
   long vm1 = status_kib("VmSize:"), rss1 = status_kib("VmRSS:");
   printf("VmSize %ld -> %ld KiB, VmRSS %ld -> %ld KiB\n", vm0, vm1, rss0, rss1);
-#ifndef MEM_SANITIZED /* a sanitizer's own shadow and quarantine memory grows meanwhile */
+#if !TH_SANITIZED /* a sanitizer's own shadow and quarantine memory grows meanwhile */
   CHECK(vm1 - vm0 < 8192);
   CHECK(rss1 - rss0 < 8192);
 #endif
@@ -797,7 +786,7 @@ TEST(freed_memory_goes_back_to_the_system) {
 }
 
 TEST(forked_child_starts_with_its_own_memory) {
-#ifdef MEM_SANITIZED
+#if TH_SANITIZED /* a child forked from a threaded process cannot re-initialise here */
   printf("skipped: sanitizers do not support re-initialising in a forked child\n");
   return;
 #endif

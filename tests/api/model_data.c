@@ -15,62 +15,8 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "fail_alloc.h"
 #include "harness.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define OOM_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define OOM_SANITIZED 1
-#endif
-#endif
-
-#ifndef OOM_SANITIZED
-/* Failing the Nth allocation (test all_allocations_may_fail), as in oom.c:
- * malloc and friends are interposed and forward to glibc's __libc_*. */
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-
-static atomic_long oom_countdown = -1; /* fail when it reaches 0; -1 = off */
-static atomic_long oom_live;           /* allocations not yet freed */
-static atomic_long oom_calls;          /* allocation calls so far */
-
-static int oom_should_fail(void) {
-  atomic_fetch_add(&oom_calls, 1);
-  if (atomic_load(&oom_countdown) < 0)
-    return 0;
-  return atomic_fetch_sub(&oom_countdown, 1) == 0;
-}
-void *malloc(size_t n) {
-  void *p = oom_should_fail() ? NULL : __libc_malloc(n);
-  if (p)
-    atomic_fetch_add(&oom_live, 1);
-  return p;
-}
-void *calloc(size_t a, size_t b) {
-  void *p = oom_should_fail() ? NULL : __libc_calloc(a, b);
-  if (p)
-    atomic_fetch_add(&oom_live, 1);
-  return p;
-}
-void *realloc(void *old, size_t n) {
-  if (oom_should_fail())
-    return NULL;
-  void *p = __libc_realloc(old, n);
-  if (p && old == NULL)
-    atomic_fetch_add(&oom_live, 1);
-  if (n == 0 && old != NULL && p == NULL)
-    atomic_fetch_sub(&oom_live, 1);
-  return p;
-}
-void free(void *p) {
-  if (p)
-    atomic_fetch_sub(&oom_live, 1);
-  __libc_free(p);
-}
-#endif
 
 /* The deprecated functions are part of the API under test. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -747,10 +693,11 @@ TEST(threads_create_destroy) {
   CHECK_NO_MSG();
 }
 
-#ifndef OOM_SANITIZED
+#if !TH_SANITIZED
 /* Builds and tears down descriptors and a dataset; every call either works
  * or fails with ACL_ERROR_BAD_ALLOC (NULL for the creates). */
-static void oom_scenario(void) {
+static void oom_scenario(void *arg) {
+  (void)arg;
   static char mem[64];
   int64_t dims[] = {2, 3};
   int64_t vr[2][ACL_TENSOR_VALUE_RANGE_NUM] = {{0, 1}, {2, 3}};
@@ -782,12 +729,17 @@ static void oom_scenario(void) {
     CHECK_INT_EQ(aclDestroyDataBuffer(b), ACL_SUCCESS);
   aclDestroyTensorDesc(d);
 }
+
+static void settle_messages(void) {
+  aclGetRecentErrMsg(); /* frees what the thread holds */
+  aclGetRecentErrMsg();
+}
 #endif
 
 /* Every allocation these functions make may fail: the call then fails
  * cleanly (or, for an optional one, still works) and nothing leaks. */
 TEST(all_allocations_may_fail) {
-#ifdef OOM_SANITIZED
+#if TH_SANITIZED
   printf("skipped: the sanitizer owns malloc in this build\n");
 #else
   setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1); /* no log file */
@@ -801,24 +753,9 @@ TEST(all_allocations_may_fail) {
     aclDestroyTensorDesc(many[i]);
   free(many);
   aclDestroyTensorDesc((aclTensorDesc *)&c0_for_warmup); /* a failure message: the ring exists */
-  oom_scenario();
-  aclGetRecentErrMsg();
-  aclGetRecentErrMsg();
-  long c0 = atomic_load(&oom_calls);
-  oom_scenario();
-  long total = atomic_load(&oom_calls) - c0;
-  for (long n = 0; n < total; n++) {
-    long before = atomic_load(&oom_live);
-    atomic_store(&oom_countdown, n);
-    oom_scenario();
-    atomic_store(&oom_countdown, -1);
-    aclGetRecentErrMsg(); /* frees what the thread holds */
-    aclGetRecentErrMsg();
-    long after = atomic_load(&oom_live);
-    if (after != before)
-      th_fail(__FILE__, __LINE__, "failing allocation %ld of %ld leaked %ld allocations", n, total,
-              after - before);
-  }
+  oom_scenario(NULL);
+  settle_messages();
+  long total = th_fail_each_allocation(oom_scenario, NULL, settle_messages);
   printf("the scenario makes %ld allocations; each failed in turn without a crash or a leak\n", total);
   CHECK(total >= 8);
 #endif

@@ -9,16 +9,6 @@
 #include "acl/acl.h"
 #include "harness.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define RT_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define RT_SANITIZER 1
-#endif
-#endif
-#ifndef RT_SANITIZER
-#define RT_SANITIZER 0
-#endif
 
 /* aclInit + aclrtSetDevice(0), failing the test otherwise. */
 static inline void rt_up(void) {

@@ -256,7 +256,7 @@ TEST(reset_waits_for_pending_work) {
 }
 
 TEST(forked_child_can_use_devices) {
-#if RT_SANITIZER
+#if TH_SANITIZED
   /* GCC 12's ASan allocator is not fork-safe while other threads allocate
    * (here: the executors), and TSan refuses to start threads in a child of
    * a multi-threaded process: the child's executors. */

@@ -20,6 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* TH_SANITIZED is 1 in ASan and TSan builds (gcc or clang): such builds own
+ * malloc and cannot fork safely while other threads run. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TH_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TH_SANITIZED 1
+#endif
+#endif
+#ifndef TH_SANITIZED
+#define TH_SANITIZED 0
+#endif
+
 typedef void (*th_fn)(void);
 void th_register(const char *name, th_fn fn);
 int th_main(int argc, char **argv);
