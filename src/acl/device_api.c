@@ -16,25 +16,16 @@ aclError aclrtSetDevice(int32_t deviceId) {
   return acl__device_set(__func__, d);
 }
 
-aclError aclrtResetDevice(int32_t deviceId) {
-  int rc = 0;
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(__func__);
-  acl__device *d = acl__device_get(__func__, deviceId, &rc);
-  if (d == NULL)
+static int acl__reset(const char *api, int32_t deviceId, int force) {
+  int rc = acl__callback_forbid(api); /* a reset waits for the device's work */
+  if (rc != 0)
     return rc;
-  return acl__device_reset(__func__, d, 0);
+  acl__device *d = acl__device_get(api, deviceId, &rc);
+  return d == NULL ? rc : acl__device_reset(api, d, force);
 }
 
-aclError aclrtResetDeviceForce(int32_t deviceId) {
-  int rc = 0;
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(__func__);
-  acl__device *d = acl__device_get(__func__, deviceId, &rc);
-  if (d == NULL)
-    return rc;
-  return acl__device_reset(__func__, d, 1);
-}
+aclError aclrtResetDevice(int32_t deviceId) { return acl__reset(__func__, deviceId, 0); }
+aclError aclrtResetDeviceForce(int32_t deviceId) { return acl__reset(__func__, deviceId, 1); }
 
 aclError aclrtGetDevice(int32_t *deviceId) {
   int rc = 0;

@@ -43,46 +43,41 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   return e == NULL ? rc : acl__event_remove(__func__, e);
 }
 
-aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+/* The checks every call that puts event work on a stream makes: a live
+ * event (not an Ex one when ex_ok is 0), a stream of the current context,
+ * both in the same context.  0 with *e and *s set, or the recorded code. */
+static int acl__event_and_stream(const char *api, aclrtEvent event, aclrtStream stream, int ex_ok, acl__event **e,
+                                 acl__stream **s) {
   int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
+  if ((*e = acl__event_resolve(api, event, &rc)) == NULL)
     return rc;
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
+  if ((*e)->ex && !ex_ok)
+    return acl__fail(api, ACL_ERROR_FEATURE_UNSUPPORTED, __FILE__, __LINE__,
+                     "event %p was made by aclrtCreateEventExWithFlag, which cannot be reset", event);
+  if ((*s = acl__stream_resolve(api, stream, &rc)) == NULL)
     return rc;
-  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
-    return rc;
-  return acl__event_record(__func__, e, s);
+  return acl__event_same_context(api, *e, *s);
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  acl__event *e = NULL;
+  acl__stream *s = NULL;
+  int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
+  return rc != 0 ? rc : acl__event_record(__func__, e, s);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-  int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  if (e->ex)
-    return ACL__FAIL(ACL_ERROR_FEATURE_UNSUPPORTED,
-                     "event %p was made by aclrtCreateEventExWithFlag, which cannot be reset", event);
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
-    return rc;
-  return acl__event_reset(__func__, e, s);
+  acl__event *e = NULL;
+  acl__stream *s = NULL;
+  int rc = acl__event_and_stream(__func__, event, stream, 0, &e, &s);
+  return rc != 0 ? rc : acl__event_reset(__func__, e, s);
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-  int rc = 0;
-  acl__event *e = acl__event_resolve(__func__, event, &rc);
-  if (e == NULL)
-    return rc;
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  if ((rc = acl__event_same_context(__func__, e, s)) != 0)
-    return rc;
-  return acl__event_wait(__func__, s, e);
+  acl__event *e = NULL;
+  acl__stream *s = NULL;
+  int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
+  return rc != 0 ? rc : acl__event_wait(__func__, s, e);
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {

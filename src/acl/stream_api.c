@@ -62,27 +62,19 @@ static acl__stream *acl__stream_take(const char *api, aclrtStream stream, int *r
   return s;
 }
 
-aclError aclrtDestroyStream(aclrtStream stream) {
-  int rc = 0;
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(__func__);
-  acl__stream *s = acl__stream_take(__func__, stream, &rc);
+static int acl__destroy(const char *api, aclrtStream stream, int force) {
+  int rc = acl__callback_forbid(api); /* a destroy waits for the stream's work */
+  if (rc != 0)
+    return rc;
+  acl__stream *s = acl__stream_take(api, stream, &rc);
   if (s == NULL)
     return rc;
-  acl__stream_destroy(s, 0, __func__);
+  acl__stream_destroy(s, force, api);
   return 0;
 }
 
-aclError aclrtDestroyStreamForce(aclrtStream stream) {
-  int rc = 0;
-  if (acl__callback_in_progress())
-    return acl__callback_forbid(__func__);
-  acl__stream *s = acl__stream_take(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  acl__stream_destroy(s, 1, __func__);
-  return 0;
-}
+aclError aclrtDestroyStream(aclrtStream stream) { return acl__destroy(__func__, stream, 0); }
+aclError aclrtDestroyStreamForce(aclrtStream stream) { return acl__destroy(__func__, stream, 1); }
 
 static int acl__sync(const char *api, aclrtStream stream, int32_t timeout) {
   int rc = acl__sync_precheck(api, timeout);
@@ -130,35 +122,36 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
   return 0;
 }
 
+/* The stream behind a query: checks the output pointer, then the stream. */
+static acl__stream *acl__stream_to_query(const char *api, aclrtStream stream, const void *out, const char *out_name,
+                                         int *rc) {
+  if (out == NULL) {
+    *rc = acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "%s is NULL", out_name);
+    return NULL;
+  }
+  return acl__stream_resolve(api, stream, rc);
+}
+
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
   int rc = 0;
-  if (priority == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "priority is NULL");
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  *priority = s->priority;
-  return 0;
+  acl__stream *s = acl__stream_to_query(__func__, stream, priority, "priority", &rc);
+  if (s != NULL)
+    *priority = s->priority;
+  return rc;
 }
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags) {
   int rc = 0;
-  if (flags == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "flags is NULL");
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  *flags = s->flags;
-  return 0;
+  acl__stream *s = acl__stream_to_query(__func__, stream, flags, "flags", &rc);
+  if (s != NULL)
+    *flags = s->flags;
+  return rc;
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
   int rc = 0;
-  if (streamId == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "streamId is NULL");
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
-  *streamId = s->id;
-  return 0;
+  acl__stream *s = acl__stream_to_query(__func__, stream, streamId, "streamId", &rc);
+  if (s != NULL)
+    *streamId = s->id;
+  return rc;
 }
