@@ -43,7 +43,6 @@ acl__context *acl__context_new(acl__device *d, int is_default) {
 void acl__context_release(acl__context *c, const char *api) {
   acl__handle_unregister(c);
   atomic_fetch_add(&acl__ctx_generation, 1);
-  atomic_store(&c->destroyed, 1);
   /* Streams first (their queued work may record events), then events. */
   int n_streams = 0, n_events = 0;
   for (;;) {

@@ -60,7 +60,6 @@ int acl__rt_init(const acl__hal_info *hal, int32_t default_device) {
 }
 
 int acl__device_count(void) { return acl__rt.count; }
-acl__device *acl__device_at(int id) { return &acl__rt.devices[id]; }
 
 int acl__rt_live(const char *api, int *rc) {
   if (atomic_load_explicit(&acl__rt.live, memory_order_acquire))

@@ -153,7 +153,6 @@ int acl__device_ensure_open(const char *api, acl__device *d);
 void acl__device_access_begin(acl__device *d);
 void acl__device_access_end(acl__device *d);
 int acl__device_count(void);
-acl__device *acl__device_at(int id);   /* no checks; id < acl__device_count() */
 
 /* ---- contexts ----------------------------------------------------------- */
 
@@ -165,7 +164,6 @@ struct acl__context {
   pthread_mutex_t lock;          /* guards the lists */
   acl__stream *streams;          /* user streams, linked by ctx_next */
   acl__event *events;            /* linked by ctx_next */
-  atomic_int destroyed;
 };
 
 /* The calling thread's current context; NULL after recording
