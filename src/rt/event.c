@@ -271,15 +271,8 @@ void acl__event_state(acl__event *e, int *all_ran, int *signaled) {
 
 int acl__event_sync(const char *api, acl__event *e, int32_t timeout) {
   struct timespec deadline;
-  if (timeout > 0) {
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += timeout / 1000;
-    deadline.tv_nsec += (long)(timeout % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-      deadline.tv_sec++;
-      deadline.tv_nsec -= 1000000000L;
-    }
-  }
+  if (timeout > 0)
+    acl__deadline(&deadline, timeout);
   pthread_mutex_lock(&e->lock);
   e->refs++; /* stays alive even if destroyed while we wait */
   uint64_t target = e->recorded;

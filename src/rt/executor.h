@@ -2,6 +2,8 @@
 #ifndef OPENACL_RT_EXECUTOR_H
 #define OPENACL_RT_EXECUTOR_H
 
+#include <time.h>
+
 #include "rt/rt.h"
 
 enum { ACL__STREAM_IDLE = 0, ACL__STREAM_READY, ACL__STREAM_RUNNING, ACL__STREAM_PARKED };
@@ -14,6 +16,8 @@ void acl__sched_forget(acl__device *d);
  * its tasks in the calling thread until `until` has completed or it parks.
  * Returns 1 when it ran something. */
 int acl__stream_help(acl__stream *s, uint64_t until);
+/* The CLOCK_REALTIME time timeout_ms from now, for pthread_cond_timedwait (stream.c). */
+void acl__deadline(struct timespec *ts, int32_t timeout_ms);
 /* Removes a stream from the ready list (stream lock held); 1 if it was there. */
 int acl__stream_unlist(acl__stream *s);
 

@@ -37,7 +37,7 @@ acl__stream *acl__stream_new(acl__context *c, uint32_t priority, uint32_t flags,
   return s;
 }
 
-static void acl__deadline(struct timespec *ts, int32_t timeout_ms) {
+void acl__deadline(struct timespec *ts, int32_t timeout_ms) {
   clock_gettime(CLOCK_REALTIME, ts);
   ts->tv_sec += timeout_ms / 1000;
   ts->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
