@@ -41,9 +41,111 @@ int acl__tensor_alloc(acl__tensor *t, int onnx_type, int rank, const int64_t *di
 }
 
 void acl__tensor_release(acl__tensor *t) {
-  if (t->owned)
+  if (t->owned && t->is_sequence) {
+    for (size_t i = 0; i < t->n_items; i++)
+      acl__tensor_release(&t->items[i]);
+    free(t->items);
+  } else if (t->owned) {
+    if (t->onnx_type == ACL__ONNX_STRING && t->data != NULL)
+      for (size_t i = 0; i < t->size / sizeof(char *); i++)
+        free(((char **)t->data)[i]);
     free(t->data);
+  }
   memset(t, 0, sizeof(*t));
+}
+
+int acl__tensor_alloc_strings(acl__tensor *t, int rank, const int64_t *dims) {
+  if (rank < 0 || rank > ACL__EXEC_MAX_RANK)
+    return -1;
+  size_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] < 0 || (dims[i] > 0 && n > SIZE_MAX / 2 / sizeof(char *) / (size_t)dims[i]))
+      return -1;
+    n *= (size_t)dims[i];
+  }
+  void *p = calloc(n ? n : 1, sizeof(char *));
+  if (p == NULL)
+    return -1;
+  memset(t, 0, sizeof(*t));
+  t->onnx_type = ACL__ONNX_STRING;
+  t->rank = rank;
+  if (rank > 0)
+    memcpy(t->dims, dims, (size_t)rank * sizeof(int64_t));
+  t->data = p;
+  t->size = n * sizeof(char *);
+  t->owned = 1;
+  return 0;
+}
+
+int acl__tensor_alloc_sequence(acl__tensor *t, int elem_type) {
+  memset(t, 0, sizeof(*t));
+  t->items = calloc(1, sizeof(*t->items)); /* never NULL: an empty sequence is a value */
+  if (t->items == NULL)
+    return -1;
+  t->is_sequence = 1;
+  t->onnx_type = elem_type;
+  t->owned = 1;
+  return 0;
+}
+
+int acl__tensor_seq_insert(acl__tensor *seq, size_t pos, const acl__tensor *item) {
+  if (!seq->is_sequence || pos > seq->n_items)
+    return -1;
+  acl__tensor *grown = realloc(seq->items, (seq->n_items + 1) * sizeof(*grown));
+  if (grown == NULL)
+    return -1;
+  seq->items = grown;
+  acl__tensor copy;
+  if (acl__tensor_copy(&copy, item) != 0)
+    return -1;
+  memmove(&grown[pos + 1], &grown[pos], (seq->n_items - pos) * sizeof(*grown));
+  grown[pos] = copy;
+  seq->n_items++;
+  if (seq->onnx_type == 0)
+    seq->onnx_type = item->onnx_type;
+  return 0;
+}
+
+int acl__tensor_copy(acl__tensor *dst, const acl__tensor *src) {
+  memset(dst, 0, sizeof(*dst));
+  if (src->is_sequence) {
+    if (acl__tensor_alloc_sequence(dst, src->onnx_type) != 0)
+      return -1;
+    for (size_t i = 0; i < src->n_items; i++)
+      if (acl__tensor_seq_insert(dst, i, &src->items[i]) != 0) {
+        acl__tensor_release(dst);
+        return -1;
+      }
+    return 0;
+  }
+  if (src->onnx_type == ACL__ONNX_STRING) {
+    if (acl__tensor_alloc_strings(dst, src->rank, src->dims) != 0)
+      return -1;
+    int64_t n = acl__tensor_numel(src);
+    for (int64_t i = 0; i < n; i++) {
+      char **slot = &((char **)dst->data)[i];
+      *slot = strdup(acl__tensor_str(src, i));
+      if (*slot == NULL) {
+        acl__tensor_release(dst);
+        return -1;
+      }
+    }
+    return 0;
+  }
+  if (acl__tensor_alloc(dst, src->onnx_type, src->rank, src->dims) != 0)
+    return -1;
+  if (src->size > 0)
+    memcpy(dst->data, src->data, src->size < dst->size ? src->size : dst->size);
+  return 0;
+}
+
+int acl__tensor_present(const acl__tensor *t) {
+  return t->data != NULL || (t->is_sequence && t->items != NULL);
+}
+
+const char *acl__tensor_str(const acl__tensor *t, int64_t i) {
+  const char *s = ((char *const *)t->data)[i];
+  return s != NULL ? s : "";
 }
 
 static int is_default_domain(const char *d) {
@@ -58,7 +160,8 @@ int acl__exec_check_supported(const acl__graph *g, acl__diags *diags) {
   msg[0] = '\0';
   for (size_t i = 0; i < g->n_nodes; i++) {
     const acl__graph_node *n = &g->nodes[i];
-    int ok = is_default_domain(n->domain) && acl__op_lookup(n->op_type, opset) != NULL;
+    int64_t dv = is_default_domain(n->domain) ? opset : acl__graph_opset_version(g, n->domain);
+    int ok = acl__op_lookup_domain(n->domain, n->op_type, dv) != NULL;
     if (ok)
       continue;
     /* list each (domain, op type) once */
@@ -98,24 +201,23 @@ static int bind_const(const acl__graph_tensor *gt, acl__tensor *t) {
   return 0;
 }
 
-static int copy_tensor(const acl__tensor *src, acl__tensor *dst) {
-  if (acl__tensor_alloc(dst, src->onnx_type, src->rank, src->dims) != 0)
-    return -1;
-  if (src->size > 0)
-    memcpy(dst->data, src->data, src->size < dst->size ? src->size : dst->size);
-  return 0;
-}
-
 static int check_input(const acl__graph *g, size_t k, const acl__tensor *t, acl__diags *d) {
   const acl__graph_tensor *gt = &g->tensors[g->inputs[k]];
   char path[256];
   snprintf(path, sizeof(path), "input[%zu] (\"%s\")", k, gt->name);
+  if (gt->is_sequence != t->is_sequence) {
+    acl__diags_add(d, ACL__DIAG_ERROR, ACL_ERROR_INVALID_PARAM, path, "a %s was given, the model expects a %s",
+                   t->is_sequence ? "sequence" : "tensor", gt->is_sequence ? "sequence" : "tensor");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  if (t->is_sequence)
+    return 0; /* the kernels check the items */
   if (gt->onnx_type != 0 && gt->onnx_type != t->onnx_type) {
     acl__diags_add(d, ACL__DIAG_ERROR, ACL_ERROR_INVALID_PARAM, path, "data type %s, the model expects %s",
                    acl__graph_onnx_type_name(t->onnx_type), acl__graph_onnx_type_name(gt->onnx_type));
     return ACL_ERROR_INVALID_PARAM;
   }
-  size_t esz = acl__graph_onnx_elem_size(t->onnx_type);
+  size_t esz = t->onnx_type == ACL__ONNX_STRING ? sizeof(char *) : acl__graph_onnx_elem_size(t->onnx_type);
   if (esz == 0 || t->rank < 0 || t->rank > ACL__EXEC_MAX_RANK || (size_t)acl__tensor_numel(t) * esz > t->size ||
       (t->data == NULL && t->size > 0)) {
     acl__diags_add(d, ACL__DIAG_ERROR, ACL_ERROR_INVALID_PARAM, path,
@@ -180,12 +282,13 @@ int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_input
   for (size_t i = 0; i < g->n_nodes; i++) {
     const acl__graph_node *n = &g->nodes[i];
     for (size_t k = 0; k < n->n_inputs; k++)
-      ins[k] = n->inputs[k] >= 0 && vals[n->inputs[k]].data != NULL ? &vals[n->inputs[k]] : NULL;
+      ins[k] = n->inputs[k] >= 0 && acl__tensor_present(&vals[n->inputs[k]]) ? &vals[n->inputs[k]] : NULL;
     memset(outs, 0, n->n_outputs * sizeof(*outs));
     acl__op_ctx ctx = {g, n, (int)i, opset, ins, n->n_inputs, outs, n->n_outputs, diags};
-    rc = acl__op_lookup(n->op_type, opset)(&ctx);
+    int64_t dv = is_default_domain(n->domain) ? opset : acl__graph_opset_version(g, n->domain);
+    rc = acl__op_lookup_domain(n->domain, n->op_type, dv)(&ctx);
     for (size_t k = 0; k < n->n_outputs; k++) {
-      if (rc == 0 && n->outputs[k] >= 0 && outs[k].data == NULL)
+      if (rc == 0 && n->outputs[k] >= 0 && !acl__tensor_present(&outs[k]))
         rc = acl__op_fail(&ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "output %zu not produced", k);
       if (rc == 0 && n->outputs[k] >= 0)
         vals[n->outputs[k]] = outs[k];
@@ -197,7 +300,7 @@ int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_input
   }
   for (size_t k = 0; k < n_outputs; k++) {
     const acl__tensor *src = &vals[g->outputs[k]];
-    if (src->data == NULL || copy_tensor(src, &outputs[k]) != 0) {
+    if (!acl__tensor_present(src) || acl__tensor_copy(&outputs[k], src) != 0) {
       acl__diags_add(diags, ACL__DIAG_ERROR, ACL_ERROR_BAD_ALLOC, g->tensors[g->outputs[k]].name,
                      "cannot produce the output");
       rc = ACL_ERROR_BAD_ALLOC;

@@ -37,7 +37,20 @@ typedef struct acl__tensor {
   void *data;                        /* numel x element size bytes (at least 1 byte allocated) */
   size_t size;                       /* bytes */
   int owned;                         /* data is freed by acl__tensor_release */
+  /* Sequence values (ONNX seq(tensor)).  A sequence has data == NULL and
+   * holds its tensors in items[0..n_items) (items is never NULL, so an empty
+   * sequence is still a present value); onnx_type is the element type, or 0
+   * while unknown; `owned` covers the items and their contents. */
+  int is_sequence;
+  struct acl__tensor *items;
+  size_t n_items;
 } acl__tensor;
+
+/* String tensors (onnx_type ACL__ONNX_STRING) keep `data` as an array of
+ * numel `char *`, each a NUL-terminated heap string (NULL reads as "");
+ * size is numel x sizeof(char *).  `owned` covers the array and the strings.
+ * acl__tensor_alloc refuses strings so byte-copying kernels cannot share
+ * the pointers by mistake; string kernels use acl__tensor_alloc_strings. */
 
 /* Allocates zeroed storage for a tensor of the given type and shape, owned
  * by `t` (whose previous contents are not freed).  0, or -1 when the shape is
@@ -46,6 +59,19 @@ int acl__tensor_alloc(acl__tensor *t, int onnx_type, int rank, const int64_t *di
 /* Frees owned data and clears the tensor. */
 void acl__tensor_release(acl__tensor *t);
 int64_t acl__tensor_numel(const acl__tensor *t);
+/* A string tensor of the given shape, every element NULL (""); 0 or -1. */
+int acl__tensor_alloc_strings(acl__tensor *t, int rank, const int64_t *dims);
+/* An owned, empty sequence of element type `elem_type` (0: not known yet). */
+int acl__tensor_alloc_sequence(acl__tensor *t, int elem_type);
+/* Appends a deep copy of `item` to sequence `seq` at position pos (0..n_items);
+ * 0, or -1 when memory ran out. */
+int acl__tensor_seq_insert(acl__tensor *seq, size_t pos, const acl__tensor *item);
+/* Deep copy of any value (tensor, string tensor or sequence) into a new owned dst. */
+int acl__tensor_copy(acl__tensor *dst, const acl__tensor *src);
+/* Whether a value is bound (plain and string tensors have data, sequences items). */
+int acl__tensor_present(const acl__tensor *t);
+/* Element i of a string tensor ("" for NULL). */
+const char *acl__tensor_str(const acl__tensor *t, int64_t i);
 
 /* Checks that every node of `g` has a kernel for its (domain, op type,
  * opset).  On failure appends ONE diag listing every unsupported op type

@@ -73,6 +73,9 @@ void acl__graph_tensor_clear(acl__graph_tensor *t) {
     for (int i = 0; i < t->rank; i++)
       free(t->dims[i].symbol);
   free(t->dims);
+  if (t->onnx_type == ACL__ONNX_STRING && t->data != NULL)
+    for (size_t i = 0; i < t->data_size / sizeof(char *); i++)
+      free(((char **)t->data)[i]);
   free(t->data);
   memset(t, 0, sizeof(*t));
 }

@@ -55,6 +55,11 @@ typedef struct acl__graph_tensor {
   size_t data_size;
   int external;          /* the data came from an external data file */
   int is_graph_output;
+  /* Appended: a value of type seq(tensor) (graph inputs and outputs,
+   * value_info); onnx_type is then the element type and rank is -1.
+   * String initializers (onnx_type ACL__ONNX_STRING) keep `data` as an array
+   * of data_size / sizeof(char *) NUL-terminated heap strings. */
+  int is_sequence;
 } acl__graph_tensor;
 
 typedef enum acl__graph_attr_type {

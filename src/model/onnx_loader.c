@@ -195,6 +195,24 @@ static int apply_value_info(ctx *c, const Onnx__ValueInfoProto *vi, acl__graph_t
                             const char *path, int required) {
   char fp[1024];
   const Onnx__TypeProto *tp = vi->type;
+  if (tp != NULL && tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE && tp->sequence_type != NULL &&
+      tp->sequence_type->elem_type != NULL &&
+      tp->sequence_type->elem_type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+      tp->sequence_type->elem_type->tensor_type != NULL) {
+    /* seq(tensor): the reference executor carries these (exec.h); the element type is kept, shapes vary */
+    const Onnx__TypeProto__Tensor *et = tp->sequence_type->elem_type->tensor_type;
+    int ety = et->has_elem_type ? et->elem_type : 0;
+    if (ety != 0 && acl__graph_onnx_to_acl(ety) == ACL_DT_UNDEFINED) {
+      snprintf(fp, sizeof(fp), "%.700s.type.sequence_type.elem_type", path);
+      return fail(c, ACL_ERROR_PARSE_MODEL, fp, "sequence \"%.200s\" has unknown data type %d", t->name, ety);
+    }
+    t->is_sequence = 1;
+    if (ety != 0 && t->onnx_type == 0) {
+      t->onnx_type = ety;
+      t->dtype = acl__graph_onnx_to_acl(ety);
+    }
+    return 0;
+  }
   if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL) {
     if (!required)
       return 0;
@@ -430,6 +448,30 @@ static void narrow_copy(void *dst, const void *src, size_t count, size_t src_siz
   }
 }
 
+/* String elements (string_data) into an array of n heap strings (graph.h). */
+static int convert_strings(ctx *c, const Onnx__TensorProto *tp, acl__graph_tensor *t, size_t n, const char *path) {
+  char fp[1024];
+  if (tp->n_string_data != n) {
+    snprintf(fp, sizeof(fp), "%.700s.string_data", path);
+    return fail(c, ACL_ERROR_PARSE_MODEL, fp, "tensor \"%.200s\" (string, %zu elements) holds %zu strings",
+                t->name, n, tp->n_string_data);
+  }
+  char **strs = calloc(n ? n : 1, sizeof(char *));
+  if (strs == NULL)
+    return oom(c, path);
+  t->data = strs;
+  t->data_size = n * sizeof(char *); /* set now so acl__graph_tensor_clear frees what was copied */
+  for (size_t i = 0; i < n; i++) {
+    strs[i] = malloc(tp->string_data[i].len + 1);
+    if (strs[i] == NULL)
+      return oom(c, path);
+    if (tp->string_data[i].len > 0)
+      memcpy(strs[i], tp->string_data[i].data, tp->string_data[i].len);
+    strs[i][tp->string_data[i].len] = '\0';
+  }
+  return 0;
+}
+
 /* Converts a TensorProto (initializer or tensor attribute) into `t`, which
  * already has its name. */
 static int convert_tensor(ctx *c, const Onnx__TensorProto *tp, acl__graph_tensor *t, const char *path) {
@@ -442,9 +484,6 @@ static int convert_tensor(ctx *c, const Onnx__TensorProto *tp, acl__graph_tensor
     return fail(c, ACL_ERROR_PARSE_MODEL, fp, "tensor \"%.200s\" has no data type", t->name);
   if (acl__graph_onnx_to_acl(et) == ACL_DT_UNDEFINED)
     return fail(c, ACL_ERROR_PARSE_MODEL, fp, "tensor \"%.200s\" has unknown data type %d", t->name, et);
-  if (et == ACL__ONNX_STRING)
-    return fail(c, ACL_ERROR_PARSE_MODEL, fp, "tensor \"%.200s\": string tensors are not supported yet",
-                t->name);
   if (tp->segment != NULL) {
     snprintf(fp, sizeof(fp), "%.700s.segment", path);
     return fail(c, ACL_ERROR_PARSE_MODEL, fp, "tensor \"%.200s\": segmented tensors are not supported",
@@ -469,7 +508,7 @@ static int convert_tensor(ctx *c, const Onnx__TensorProto *tp, acl__graph_tensor
     }
     t->dims[i].value = tp->dims[i];
   }
-  size_t esize = acl__graph_onnx_elem_size(et);
+  size_t esize = et == ACL__ONNX_STRING ? sizeof(char *) : acl__graph_onnx_elem_size(et);
   int64_t numel = acl__graph_numel(t);
   if (numel < 0 || (uint64_t)numel > SIZE_MAX / esize) {
     snprintf(fp, sizeof(fp), "%.700s.dims", path);
@@ -477,6 +516,8 @@ static int convert_tensor(ctx *c, const Onnx__TensorProto *tp, acl__graph_tensor
                 t->name);
   }
   size_t n = (size_t)numel, bytes = n * esize;
+  if (et == ACL__ONNX_STRING)
+    return convert_strings(c, tp, t, n, path);
 
   if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
     return read_external(c, tp, t, bytes, path);

@@ -740,7 +740,46 @@ TEST(bad_initializer_size) {
   expect_fail(ACL_ERROR_PARSE_MODEL, "unknown data type 99");
   build_add();
   M.init_p[0]->data_type = ACL__ONNX_STRING;
-  expect_fail(ACL_ERROR_PARSE_MODEL, "string tensors are not supported yet");
+  expect_fail(ACL_ERROR_PARSE_MODEL, "tensor \"B\" (string, 3 elements) holds 0 strings");
+}
+
+/* String initializers are kept as heap strings, sequence-typed inputs as
+ * sequences of their element type (the reference executor runs both). */
+TEST(strings_and_sequences_load) {
+  build_add();
+  static ProtobufCBinaryData words[3] = {{3, (uint8_t *)"one"}, {0, NULL}, {5, (uint8_t *)"three"}};
+  Onnx__TensorProto *b = M.init_p[0];
+  b->data_type = ACL__ONNX_STRING;
+  b->has_raw_data = 0;
+  b->string_data = words;
+  b->n_string_data = 3;
+  acl__graph *g = NULL;
+  acl__diags d = {0};
+  CHECK_INT_EQ(load_built(&g, &d, NULL), 0);
+  const acl__graph_tensor *t = &g->tensors[acl__graph_find(g, "B")];
+  CHECK_INT_EQ(t->onnx_type, ACL__ONNX_STRING);
+  CHECK_INT_EQ(t->data_size, 3 * sizeof(char *));
+  CHECK_STR_EQ(((char **)t->data)[0], "one");
+  CHECK_STR_EQ(((char **)t->data)[1], "");
+  CHECK_STR_EQ(((char **)t->data)[2], "three");
+  acl__graph_free(g);
+  acl__diags_free(&d);
+
+  build_relu();
+  static Onnx__TypeProto__Sequence seq;
+  onnx__type_proto__sequence__init(&seq);
+  seq.elem_type = &M.type[1];
+  M.type[0].value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+  M.type[0].sequence_type = &seq;
+  g = NULL;
+  CHECK_INT_EQ(load_built(&g, &d, NULL), 0);
+  t = &g->tensors[g->inputs[0]];
+  CHECK_INT_EQ(t->is_sequence, 1);
+  CHECK_INT_EQ(t->onnx_type, ACL__ONNX_FLOAT);
+  CHECK_INT_EQ(t->rank, -1);
+  CHECK_INT_EQ(g->tensors[g->outputs[0]].is_sequence, 0);
+  acl__graph_free(g);
+  acl__diags_free(&d);
 }
 
 TEST(names_and_types_checked) {
@@ -767,7 +806,7 @@ TEST(names_and_types_checked) {
   build_relu();
   static Onnx__TypeProto__Sequence seq;
   onnx__type_proto__sequence__init(&seq);
-  seq.elem_type = &M.type[1];
+  seq.elem_type = NULL; /* a sequence of nothing (of tensors it would load) */
   M.type[0].value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
   M.type[0].sequence_type = &seq;
   expect_fail(ACL_ERROR_PARSE_MODEL, "is a sequence type");

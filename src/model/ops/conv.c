@@ -9,13 +9,9 @@
 #include "acl/acl_base.h"
 #include "model/ops/ops.h"
 
-typedef struct geom {
-  int ns;               /* spatial dims in the model */
-  int64_t in[3], k[3], s[3], d[3], pb[3], pe[3], out[3];
-} geom;
+typedef acl__op_geom geom;
 
-/* Fills g from the attributes; ks = kernel sizes (ns of them). */
-static int geometry(acl__op_ctx *ctx, const acl__tensor *x, const int64_t *ks, int ceil_mode, geom *g) {
+int acl__op_conv_geometry(acl__op_ctx *ctx, const acl__tensor *x, const int64_t *ks, int ceil_mode, geom *g) {
   int ns = x->rank - 2;
   if (ns < 1 || ns > 3)
     return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "%d spatial dims not supported", ns);
@@ -73,7 +69,7 @@ int acl__k_conv(acl__op_ctx *ctx) {
       w->dims[1] * group != x->dims[1])
     return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "X, W and group do not fit together");
   geom g;
-  rc = geometry(ctx, x, w->dims + 2, 0, &g);
+  rc = acl__op_conv_geometry(ctx, x, w->dims + 2, 0, &g);
   if (rc != 0)
     return rc;
   int64_t od[ACL__EXEC_MAX_RANK], M = w->dims[0], C = x->dims[1], N = x->dims[0];
@@ -128,7 +124,7 @@ int acl__k_pool(acl__op_ctx *ctx) {
   /* storage_order 1: MaxPool's Indices count the spatial dims column-major */
   int colmajor = acl__op_attr_int(ctx, "storage_order", 0) != 0;
   geom g;
-  rc = geometry(ctx, x, ks, (int)acl__op_attr_int(ctx, "ceil_mode", 0), &g);
+  rc = acl__op_conv_geometry(ctx, x, ks, (int)acl__op_attr_int(ctx, "ceil_mode", 0), &g);
   if (rc != 0)
     return rc;
   int cip = (int)acl__op_attr_int(ctx, "count_include_pad", 0);

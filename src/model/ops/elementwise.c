@@ -355,6 +355,8 @@ int acl__k_cast(acl__op_ctx *ctx) {
     return rc;
   const acl__tensor *x = ctx->in[0];
   int to = (int)acl__op_attr_int(ctx, "to", 0);
+  if (x->onnx_type == ACL__ONNX_STRING || to == ACL__ONNX_STRING)
+    return acl__op_cast_strings(ctx, x, to);
   if (!acl__op_numeric(x->onnx_type) || !acl__op_numeric(to))
     return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "cast from %s to %s not supported",
                         acl__graph_onnx_type_name(x->onnx_type), acl__graph_onnx_type_name(to));

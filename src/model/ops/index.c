@@ -211,6 +211,8 @@ int acl__k_castlike(acl__op_ctx *ctx) {
     return rc;
   const acl__tensor *x = ctx->in[0];
   int type = ctx->in[1]->onnx_type;
+  if (x->onnx_type == ACL__ONNX_STRING || type == ACL__ONNX_STRING)
+    return acl__op_cast_strings(ctx, x, type);
   if (!acl__op_numeric(x->onnx_type) || !acl__op_numeric(type))
     return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "cast from type %d to %d not supported", x->onnx_type,
                         type);

@@ -1,4 +1,6 @@
-/* linalg.c - MatMul (numpy semantics, batch broadcasting) and Gemm. */
+/* linalg.c - MatMul (numpy semantics, batch broadcasting), Gemm and Det. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl/acl_base.h"
@@ -103,4 +105,52 @@ int acl__k_gemm(acl__op_ctx *ctx) {
       acl__op_set(&ctx->out[0], i * N + j, s);
     }
   return 0;
+}
+
+/* Det: the determinant of each trailing [M, M] matrix, by LU decomposition
+ * with partial pivoting in double. */
+int acl__k_det(acl__op_ctx *ctx) {
+  int rc = acl__op_need(ctx, 1);
+  if (rc != 0)
+    return rc;
+  const acl__tensor *x = ctx->in[0];
+  if (x->rank < 2 || x->dims[x->rank - 1] != x->dims[x->rank - 2] || x->dims[x->rank - 1] > 4096)
+    return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "input must end in a square [M, M] matrix (M <= 4096)");
+  int64_t m = x->dims[x->rank - 1], batch = acl__op_numel(x->rank - 2, x->dims);
+  rc = acl__op_alloc(ctx, 0, x->onnx_type, x->rank - 2, x->dims);
+  double *a = rc == 0 ? malloc((size_t)(m * m + 1) * sizeof(double)) : NULL;
+  if (rc == 0 && a == NULL)
+    rc = acl__op_fail(ctx, ACL_ERROR_BAD_ALLOC, "out of memory for a %lld x %lld matrix", (long long)m, (long long)m);
+  for (int64_t b = 0; rc == 0 && b < batch; b++) {
+    for (int64_t i = 0; i < m * m; i++)
+      a[i] = acl__op_get(x, b * m * m + i);
+    double det = 1;
+    for (int64_t c = 0; c < m && det != 0; c++) {
+      int64_t p = c;
+      for (int64_t r = c + 1; r < m; r++)
+        if (fabs(a[r * m + c]) > fabs(a[p * m + c]))
+          p = r;
+      if (a[p * m + c] == 0) {
+        det = 0;
+        break;
+      }
+      if (p != c) { /* a row swap flips the sign */
+        for (int64_t k = 0; k < m; k++) {
+          double t = a[c * m + k];
+          a[c * m + k] = a[p * m + k];
+          a[p * m + k] = t;
+        }
+        det = -det;
+      }
+      det *= a[c * m + c];
+      for (int64_t r = c + 1; r < m; r++) {
+        double f = a[r * m + c] / a[c * m + c];
+        for (int64_t k = c; k < m; k++)
+          a[r * m + k] -= f * a[c * m + k];
+      }
+    }
+    acl__op_set(&ctx->out[0], b, det);
+  }
+  free(a);
+  return rc;
 }

@@ -1,6 +1,7 @@
-/* norm.c - BatchNormalization (inference), InstanceNormalization,
- * LayerNormalization, Softmax / LogSoftmax / Hardmax. */
+/* norm.c - BatchNormalization (training mode: training.c), InstanceNormalization,
+ * LayerNormalization, Softmax / LogSoftmax / Hardmax, LRN, MeanVarianceNormalization. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl/acl_base.h"
@@ -12,7 +13,7 @@ int acl__k_batchnorm(acl__op_ctx *ctx) {
     return rc;
   const acl__tensor *x = ctx->in[0];
   if (acl__op_attr_int(ctx, "training_mode", 0) != 0)
-    return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "training_mode not supported");
+    return acl__op_batchnorm_training(ctx); /* training.c */
   double eps = acl__op_attr_float(ctx, "epsilon", 1e-5f);
   rc = acl__op_alloc(ctx, 0, x->onnx_type, x->rank, x->dims);
   if (rc != 0)
@@ -159,4 +160,88 @@ int acl__k_softmax(acl__op_ctx *ctx) {
       }
     }
   return 0;
+}
+
+/* LRN: each element divided by (bias + alpha / size * sum of squares over
+ * the `size` neighbouring channels)^beta; the window is
+ * [c - floor((size-1)/2), c + ceil((size-1)/2)], clipped to the channels. */
+int acl__k_lrn(acl__op_ctx *ctx) {
+  int rc = acl__op_need(ctx, 1);
+  if (rc != 0)
+    return rc;
+  const acl__tensor *x = ctx->in[0];
+  int64_t size = acl__op_attr_int(ctx, "size", 0);
+  if (x->rank < 3 || size < 1)
+    return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "needs input (N, C, D1, ...) and size >= 1");
+  double alpha = acl__op_attr_float(ctx, "alpha", 1e-4f), beta = acl__op_attr_float(ctx, "beta", 0.75f);
+  double bias = acl__op_attr_float(ctx, "bias", 1.0f);
+  rc = acl__op_alloc(ctx, 0, x->onnx_type, x->rank, x->dims);
+  if (rc != 0)
+    return rc;
+  int64_t C = x->dims[1], sp = acl__op_numel(x->rank - 2, x->dims + 2);
+  int64_t lo_off = (size - 1) / 2, hi_off = size - 1 - lo_off;
+  for (int64_t i = 0; i < acl__tensor_numel(x); i++) {
+    int64_t c = (i / sp) % C, base = i - c * sp;
+    double sq = 0;
+    for (int64_t k = c - lo_off; k <= c + hi_off; k++)
+      if (k >= 0 && k < C) {
+        double v = acl__op_get(x, base + k * sp);
+        sq += v * v;
+      }
+    acl__op_set(&ctx->out[0], i, acl__op_get(x, i) / pow(bias + alpha / (double)size * sq, beta));
+  }
+  return 0;
+}
+
+/* MeanVarianceNormalization: (X - mean) / sqrt(variance + 1e-9) over `axes`
+ * (default 0, 2, 3), as the op's function body in the ONNX spec defines it. */
+int acl__k_mvn(acl__op_ctx *ctx) {
+  int rc = acl__op_need(ctx, 1);
+  if (rc != 0)
+    return rc;
+  const acl__tensor *x = ctx->in[0];
+  const int64_t dflt[3] = {0, 2, 3}, *axes = NULL;
+  int64_t na = acl__op_attr_ints(ctx, "axes", &axes);
+  if (na < 0)
+    axes = dflt, na = 3;
+  int reduced[ACL__EXEC_MAX_RANK] = {0};
+  for (int64_t k = 0; k < na; k++) {
+    int a = acl__op_axis(axes[k], x->rank);
+    if (a < 0)
+      return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "axis %lld out of range for rank %d", (long long)axes[k],
+                          x->rank);
+    reduced[a] = 1;
+  }
+  rc = acl__op_alloc(ctx, 0, x->onnx_type, x->rank, x->dims);
+  int64_t n = acl__tensor_numel(x), groups = 1;
+  for (int d = 0; d < x->rank; d++)
+    groups *= reduced[d] ? 1 : x->dims[d];
+  double *sum = rc == 0 ? calloc((size_t)(2 * groups + 1), sizeof(double)) : NULL;
+  int64_t *gi = rc == 0 ? malloc((size_t)(n + 1) * sizeof(int64_t)) : NULL;
+  if (rc == 0 && (sum == NULL || gi == NULL))
+    rc = acl__op_fail(ctx, ACL_ERROR_BAD_ALLOC, "out of memory");
+  /* group of each element: its coordinates on the kept axes */
+  for (int64_t i = 0; rc == 0 && i < n; i++) {
+    int64_t rem = i, g = 0, mul = 1;
+    for (int d = x->rank - 1; d >= 0; d--) {
+      int64_t c = rem % x->dims[d];
+      rem /= x->dims[d];
+      if (!reduced[d]) {
+        g += c * mul;
+        mul *= x->dims[d];
+      }
+    }
+    gi[i] = g;
+    double v = acl__op_get(x, i);
+    sum[2 * g] += v;
+    sum[2 * g + 1] += v * v;
+  }
+  double cnt = groups > 0 ? (double)n / (double)groups : 1;
+  for (int64_t i = 0; rc == 0 && i < n; i++) {
+    double mean = sum[2 * gi[i]] / cnt, var = sum[2 * gi[i] + 1] / cnt - mean * mean;
+    acl__op_set(&ctx->out[0], i, (acl__op_get(x, i) - mean) / sqrt(var + 1e-9));
+  }
+  free(sum);
+  free(gi);
+  return rc;
 }

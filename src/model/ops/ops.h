@@ -36,6 +36,10 @@ typedef int (*acl__op_fn)(acl__op_ctx *ctx);
 
 /* The kernel for op_type at `opset` (ai.onnx domain), or NULL. */
 acl__op_fn acl__op_lookup(const char *op_type, int64_t opset);
+/* The kernel for op_type in `domain` ("" or "ai.onnx" for the default,
+ * "ai.onnx.preview.training"); `opset` is the version of that domain the
+ * model imports. */
+acl__op_fn acl__op_lookup_domain(const char *domain, const char *op_type, int64_t opset);
 
 /* Appends a diag naming the node and returns `code`. */
 int acl__op_fail(acl__op_ctx *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -69,6 +73,17 @@ int acl__op_broadcast_shape(int ra, const int64_t *da, int rb, const int64_t *db
 void acl__op_bcast_strides(const acl__tensor *t, int ro, const int64_t *dout, int64_t *strides);
 /* Normalises a possibly negative axis into [0, rank); -1 if out of range. */
 int acl__op_axis(int64_t axis, int rank);
+
+/* Convolution and pooling geometry from the node's attributes (strides,
+ * dilations, pads, auto_pad) for input x and kernel sizes ks (rank-2 of
+ * them).  Spatial dims are right-aligned into 3 (leading ones are size 1).
+ * The optimised engine uses it too, so both agree on every output shape. */
+typedef struct acl__op_geom {
+  int ns;               /* spatial dims in the model */
+  int64_t in[3], k[3], s[3], d[3], pb[3], pe[3], out[3];
+} acl__op_geom;
+int acl__op_conv_geometry(acl__op_ctx *ctx, const acl__tensor *x, const int64_t *ks, int ceil_mode,
+                          acl__op_geom *g);
 
 /* Kernels, by family (see the registry in registry.c). */
 int acl__k_unary(acl__op_ctx *ctx);
@@ -128,5 +143,38 @@ int acl__k_scatter_nd(acl__op_ctx *ctx);
 int acl__k_topk(acl__op_ctx *ctx);
 int acl__k_nonzero(acl__op_ctx *ctx);
 int acl__k_reverse_sequence(acl__op_ctx *ctx);
+/* sequence.c */
+int acl__k_sequence_empty(acl__op_ctx *ctx);
+int acl__k_sequence_construct(acl__op_ctx *ctx);
+int acl__k_sequence_insert(acl__op_ctx *ctx);
+int acl__k_sequence_erase(acl__op_ctx *ctx);
+int acl__k_sequence_at(acl__op_ctx *ctx);
+int acl__k_sequence_length(acl__op_ctx *ctx);
+int acl__k_concat_from_sequence(acl__op_ctx *ctx);
+int acl__k_split_to_sequence(acl__op_ctx *ctx);
+/* strings.c */
+int acl__k_string_normalizer(acl__op_ctx *ctx);
+/* Cast where `x` or `to` is a string (called by the Cast kernels). */
+int acl__op_cast_strings(acl__op_ctx *ctx, const acl__tensor *x, int to);
+/* training.c (Gradient is in domain ai.onnx.preview.training) */
+int acl__k_gradient(acl__op_ctx *ctx);
+/* BatchNormalization with training_mode=1 (called by acl__k_batchnorm). */
+int acl__op_batchnorm_training(acl__op_ctx *ctx);
+int acl__k_optimizer(acl__op_ctx *ctx);
+/* quant.c */
+int acl__k_quantize_linear(acl__op_ctx *ctx);
+int acl__k_dequantize_linear(acl__op_ctx *ctx);
+int acl__k_dynamic_quantize_linear(acl__op_ctx *ctx);
+/* windows.c, linalg.c, norm.c */
+int acl__k_window(acl__op_ctx *ctx);
+int acl__k_det(acl__op_ctx *ctx);
+int acl__k_lrn(acl__op_ctx *ctx);
+int acl__k_mvn(acl__op_ctx *ctx);
+/* unique.c */
+int acl__k_unique(acl__op_ctx *ctx);
+/* einsum.c */
+int acl__k_einsum(acl__op_ctx *ctx);
+/* nms.c */
+int acl__k_nms(acl__op_ctx *ctx);
 
 #endif

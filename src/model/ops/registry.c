@@ -76,11 +76,51 @@ static const struct {
   /* index2.c */
   {"GatherND", 11, acl__k_gather_nd}, {"ScatterND", 11, acl__k_scatter_nd}, {"TopK", 1, acl__k_topk},
   {"NonZero", 9, acl__k_nonzero}, {"ReverseSequence", 10, acl__k_reverse_sequence},
+  /* sequence.c */
+  {"SequenceEmpty", 11, acl__k_sequence_empty}, {"SequenceConstruct", 11, acl__k_sequence_construct},
+  {"SequenceInsert", 11, acl__k_sequence_insert}, {"SequenceErase", 11, acl__k_sequence_erase},
+  {"SequenceAt", 11, acl__k_sequence_at}, {"SequenceLength", 11, acl__k_sequence_length},
+  {"ConcatFromSequence", 11, acl__k_concat_from_sequence}, {"SplitToSequence", 11, acl__k_split_to_sequence},
+  /* strings.c */
+  {"StringNormalizer", 10, acl__k_string_normalizer},
+  /* quant.c */
+  {"QuantizeLinear", 10, acl__k_quantize_linear}, {"DequantizeLinear", 10, acl__k_dequantize_linear},
+  {"DynamicQuantizeLinear", 11, acl__k_dynamic_quantize_linear},
+  /* windows.c, linalg.c, norm.c */
+  {"HannWindow", 17, acl__k_window}, {"HammingWindow", 17, acl__k_window}, {"BlackmanWindow", 17, acl__k_window},
+  {"Det", 11, acl__k_det}, {"LRN", 1, acl__k_lrn}, {"MeanVarianceNormalization", 9, acl__k_mvn},
+  /* unique.c */
+  {"Unique", 11, acl__k_unique},
+  /* einsum.c */
+  {"Einsum", 12, acl__k_einsum},
+  /* nms.c */
+  {"NonMaxSuppression", 10, acl__k_nms},
   };
+
+/* Kernels of the ai.onnx.preview.training domain (its own opset numbering). */
+static const struct {
+  const char *op;
+  int since;
+  acl__op_fn fn;
+} training_kernels[] = {
+  {"Gradient", 1, acl__k_gradient}, {"Adagrad", 1, acl__k_optimizer}, {"Momentum", 1, acl__k_optimizer},
+  {"Adam", 1, acl__k_optimizer},
+};
 
 acl__op_fn acl__op_lookup(const char *op_type, int64_t opset) {
   for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
     if (strcmp(kernels[i].op, op_type) == 0 && (opset < 0 || kernels[i].since <= opset))
       return kernels[i].fn;
+  return NULL;
+}
+
+acl__op_fn acl__op_lookup_domain(const char *domain, const char *op_type, int64_t opset) {
+  if (domain[0] == '\0' || strcmp(domain, "ai.onnx") == 0)
+    return acl__op_lookup(op_type, opset);
+  if (strcmp(domain, "ai.onnx.preview.training") != 0)
+    return NULL;
+  for (size_t i = 0; i < sizeof(training_kernels) / sizeof(training_kernels[0]); i++)
+    if (strcmp(training_kernels[i].op, op_type) == 0 && (opset < 0 || training_kernels[i].since <= opset))
+      return training_kernels[i].fn;
   return NULL;
 }

@@ -21,6 +21,12 @@ static int copy_as(acl__op_ctx *ctx, size_t k, const acl__tensor *x, int rank, c
 
 int acl__k_identity(acl__op_ctx *ctx) {
   int rc = acl__op_need(ctx, 1);
+  if (rc == 0 && (ctx->in[0]->is_sequence || ctx->in[0]->onnx_type == ACL__ONNX_STRING)) {
+    /* sequences and strings own pointers: copy deeply, never by bytes */
+    if (acl__tensor_copy(&ctx->out[0], ctx->in[0]) != 0)
+      rc = acl__op_fail(ctx, ACL_ERROR_BAD_ALLOC, "cannot copy the input");
+    return rc;
+  }
   return rc != 0 ? rc : copy_as(ctx, 0, ctx->in[0], ctx->in[0]->rank, ctx->in[0]->dims);
 }
 
@@ -28,8 +34,11 @@ int acl__k_dropout(acl__op_ctx *ctx) {
   int rc = acl__op_need(ctx, 1);
   if (rc != 0)
     return rc;
-  if (ctx->n_in > 2 && ctx->in[2] != NULL && acl__op_get(ctx->in[2], 0) != 0)
-    return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "training_mode not supported");
+  double ratio = ctx->n_in > 1 && ctx->in[1] != NULL ? acl__op_get(ctx->in[1], 0) : 0.5;
+  if (ctx->n_in > 2 && ctx->in[2] != NULL && acl__op_get(ctx->in[2], 0) != 0 && ratio != 0)
+    return acl__op_fail(ctx, ACL_ERROR_OP_TYPE_NOT_MATCH,
+                        "training_mode with a non-zero ratio is random; the reference executor supports only ratio 0");
+  /* inference, or training with ratio 0: both keep every element */
   const acl__tensor *x = ctx->in[0];
   rc = copy_as(ctx, 0, x, x->rank, x->dims);
   if (rc == 0 && ctx->n_out > 1) {
