@@ -204,6 +204,18 @@ ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *d
 ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId);
 ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId);
 ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId);
+/* Loading into caller-provided device memory (aclrtMalloc on the current
+ * device): workPtr for the working memory, weightPtr for the weights, each at
+ * least the size aclmdlQuerySize reports; NULL with size 0 lets openacl
+ * manage that part.  The memory must outlive the model. */
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr,
+                                                       size_t workSize, void *weightPtr, size_t weightSize);
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId,
+                                                      void *workPtr, size_t workSize, void *weightPtr,
+                                                      size_t weightSize);
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName, size_t *workSize, size_t *weightSize);
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *workSize,
+                                                    size_t *weightSize);
 
 /* Execution on the reference executor (see docs/models.md, "Executing
  * models").  Inputs and outputs are device memory (aclrtMalloc), one buffer
@@ -226,9 +238,10 @@ ACL_FUNC_VISIBILITY size_t aclmdlGetInputSizeByIndex(aclmdlDesc *modelDesc, size
 ACL_FUNC_VISIBILITY size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, size_t index);
 ACL_FUNC_VISIBILITY aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
 ACL_FUNC_VISIBILITY aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
-/* The "current" output dims.  openacl has no dynamic-batch gears: the declared dims, -1 for a symbolic
- * dimension (as aclmdlGetOutputDims); an execution's actual output shape is the tensor descriptor it
- * leaves in the output dataset (aclmdlGetDatasetTensorDesc). */
+/* The "current" output dims: for a model with gears, those of the gear last chosen on the description's
+ * model (the largest before any); otherwise the declared dims, -1 for a symbolic dimension (as
+ * aclmdlGetOutputDims).  An execution's actual output shape is the tensor descriptor it leaves in the
+ * output dataset (aclmdlGetDatasetTensorDesc). */
 ACL_FUNC_VISIBILITY aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims);
 ACL_FUNC_VISIBILITY const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index);
 ACL_FUNC_VISIBILITY const char *aclmdlGetOutputNameByIndex(const aclmdlDesc *modelDesc, size_t index);
@@ -238,6 +251,26 @@ ACL_FUNC_VISIBILITY aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDe
 ACL_FUNC_VISIBILITY aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index);
 ACL_FUNC_VISIBILITY aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index);
 ACL_FUNC_VISIBILITY aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index);
+
+/* Gears of dynamic models (the OPENACL_DYNAMIC_BATCH / _HW / _DIMS variables at load; docs/models.md,
+ * "Gears").  index arguments marked "reserved" take -1.  A model of another kind reports 0 gears. */
+ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch);
+ACL_FUNC_VISIBILITY aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index, aclmdlHW *hw);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *modelDesc, size_t index,
+                                                            size_t *gearCount);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims,
+                                                       size_t gearCount);
+ACL_FUNC_VISIBILITY aclError aclmdlGetInputDimsRange(const aclmdlDesc *modelDesc, size_t index,
+                                                     aclmdlIODimsRange *dimsRange);
+/* Choose the gear of the next executions with `dataset` as input; index is the input named
+ * ACL_DYNAMIC_TENSOR_NAME.  ACL_ERROR_MODEL_NOT_DYNAMIC for a model without such gears,
+ * ACL_ERROR_INVALID_PARAM for a value that is not a gear. */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                                                       uint64_t batchSize);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                                                    uint64_t height, uint64_t width);
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index,
+                                                       const aclmdlIODims *dims);
 
 #ifdef __cplusplus
 }

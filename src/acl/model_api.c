@@ -22,14 +22,18 @@
 #include "common/diag.h"
 #include "common/errmsg.h"
 #include "model/exec.h"
+#include "model/gears.h"
 #include "model/model.h"
 #include "model/onnx_loader.h"
 #include "model/run.h"
 #include "rt/callback.h"
+#include "rt/memory.h"
 #include "rt/rt.h"
 
 struct aclmdlDesc {
   acl__model_iodesc io;
+  acl__gears *gears;  /* the model's gears (copy), NULL without */
+  uint32_t model_id;  /* aclmdlGetDesc's model (for aclmdlGetCurOutputDims); 0 for ...FromFile/FromMem */
   int filled;   /* an aclmdlGetDesc* call succeeded on it */
 };
 
@@ -55,8 +59,51 @@ static int load_graph(const char *api, const char *path, const void *data, size_
   return rc;
 }
 
+/* The memory of a ...WithMem load (mem != NULL): device memory of the
+ * current context's device, at least the queried sizes; NULL pointers with
+ * size 0 let openacl manage that part.  Then copies the weights into it. */
+static int load_with_mem(const char *api, acl__context *ctx, acl__graph *g, acl__model_mem *mem) {
+  size_t need[2] = {acl__model_work_size(g), acl__model_weight_size(g)};
+  void *ptr[2] = {mem->work, mem->weight};
+  size_t have[2] = {mem->work_size, mem->weight_size};
+  const char *pname[2] = {"workPtr", "weightPtr"}, *sname[2] = {"workSize", "weightSize"};
+  for (int i = 0; i < 2; i++) {
+    if (ptr[i] == NULL) {
+      if (have[i] != 0)
+        return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                         "%s is NULL but %s is %zu: pass both (device memory from aclrtMalloc), or NULL and 0 to "
+                         "let openacl manage that memory", pname[i], sname[i], have[i]);
+      continue;
+    }
+    if (have[i] < need[i])
+      return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                       "%s is %zu bytes, but the model needs %zu. Remedy: allocate the %s that aclmdlQuerySize "
+                       "reports", sname[i], have[i], need[i], sname[i]);
+    acl__ptr_info info;
+    acl__mem_classify(ptr[i], &info);
+    if (info.kind != ACL__PTR_DEVICE)
+      return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                       "%s %p is %s, not device memory. Remedy: aclrtMalloc %zu bytes on the current device", pname[i],
+                       ptr[i], info.kind == ACL__PTR_DEVICE_UNALLOCATED ? "device memory that is not allocated (freed?)"
+                               : info.kind == ACL__PTR_PINNED_HOST ? "pinned host memory (aclrtMallocHost)"
+                                                                   : "host memory", have[i]);
+    if (info.dev != ctx->dev)
+      return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                       "%s %p is memory of device %d, but the current context is on device %d", pname[i], ptr[i],
+                       info.dev != NULL ? (int)info.dev->id : -1, (int)ctx->dev->id);
+    if (info.offset > info.alloc_size || have[i] > info.alloc_size - info.offset)
+      return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                       "%s: %zu bytes at %p run past the end of its allocation (offset %zu of a %zu-byte allocation)",
+                       sname[i], have[i], ptr[i], info.offset, info.alloc_size);
+  }
+  if (mem->weight == NULL)
+    return 0;
+  return acl__model_weights_move(api, g, mem->weight, mem->weight_size);
+}
+
 /* After the public function checked aclInit and its model argument. */
-static int load_common(const char *api, const char *path, const void *data, size_t size, uint32_t *modelId) {
+static int load_common(const char *api, const char *path, const void *data, size_t size, acl__model_mem *mem,
+                       uint32_t *modelId) {
   int rc = 0;
   if (modelId == NULL)
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "modelId is NULL; pass where to store the id");
@@ -82,7 +129,13 @@ static int load_common(const char *api, const char *path, const void *data, size
     return rc;
   }
   acl__diags_free(&diags);
-  return acl__model_add(api, g, ctx, modelId); /* takes g */
+  if (mem != NULL && (rc = load_with_mem(api, ctx, g, mem)) != 0) {
+    if (mem->weight != NULL)
+      acl__model_weights_forget(g, mem->weight, mem->weight_size);
+    acl__graph_free(g);
+    return rc;
+  }
+  return acl__model_add(api, g, ctx, mem, modelId); /* takes g */
 }
 
 aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
@@ -91,7 +144,7 @@ aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
     return rc;
   if (modelPath == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelPath is NULL; pass the path of an .onnx file");
-  return load_common(__func__, modelPath, NULL, 0, modelId);
+  return load_common(__func__, modelPath, NULL, 0, NULL, modelId);
 }
 
 aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
@@ -100,7 +153,63 @@ aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelI
     return rc;
   if (model == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
-  return load_common(__func__, NULL, model, modelSize, modelId);
+  return load_common(__func__, NULL, model, modelSize, NULL, modelId);
+}
+
+aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr, size_t workSize,
+                                   void *weightPtr, size_t weightSize) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  if (modelPath == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelPath is NULL; pass the path of an .onnx file");
+  acl__model_mem mem = {workPtr, workSize, weightPtr, weightSize};
+  return load_common(__func__, modelPath, NULL, 0, &mem, modelId);
+}
+
+aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId, void *workPtr,
+                                  size_t workSize, void *weightPtr, size_t weightSize) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  if (model == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
+  acl__model_mem mem = {workPtr, workSize, weightPtr, weightSize};
+  return load_common(__func__, NULL, model, modelSize, &mem, modelId);
+}
+
+/* aclmdlQuerySize*: the sizes a ...WithMem load needs (worksize.c). */
+static int query_size(const char *api, const char *path, const void *data, size_t size, size_t *workSize,
+                      size_t *weightSize) {
+  if (workSize == NULL || weightSize == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "%s is NULL; pass where to store the size",
+                     workSize == NULL ? "workSize" : "weightSize");
+  acl__graph *g = NULL;
+  int rc = load_graph(api, path, data, size, &g);
+  if (rc != 0)
+    return rc;
+  *workSize = acl__model_work_size(g);
+  *weightSize = acl__model_weight_size(g);
+  acl__graph_free(g);
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlQuerySize(const char *fileName, size_t *workSize, size_t *weightSize) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  if (fileName == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "fileName is NULL; pass the path of an .onnx file");
+  return query_size(__func__, fileName, NULL, 0, workSize, weightSize);
+}
+
+aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *workSize, size_t *weightSize) {
+  int rc = acl__process_require_init(__func__);
+  if (rc != 0)
+    return rc;
+  if (model == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
+  return query_size(__func__, NULL, model, modelSize, workSize, weightSize);
 }
 
 aclError aclmdlUnload(uint32_t modelId) {
@@ -230,16 +339,34 @@ aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
     return rc;
   acl__handle_unregister(modelDesc);
   acl__model_iodesc_free(&modelDesc->io);
+  acl__gears_free(modelDesc->gears);
   free(modelDesc);
   return ACL_SUCCESS;
 }
 
-/* Replaces what desc holds with io (taken). */
-static void desc_set(aclmdlDesc *desc, acl__model_iodesc *io) {
+/* Replaces what desc holds with io and gears (both taken). */
+static void desc_set(aclmdlDesc *desc, acl__model_iodesc *io, acl__gears *gears, uint32_t model_id) {
   acl__model_iodesc_free(&desc->io);
+  acl__gears_free(desc->gears);
   desc->io = *io;
+  desc->gears = gears;
+  desc->model_id = model_id;
   desc->filled = 1;
   memset(io, 0, sizeof(*io));
+}
+
+int acl__mdl_desc_gears(const char *api, const aclmdlDesc *desc, const acl__gears **gears,
+                        const acl__model_iodesc **io, uint32_t *model_id) {
+  int rc = desc_check(api, desc);
+  if (rc != 0)
+    return rc;
+  if (!desc->filled)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "modelDesc %p is empty. Remedy: fill it with aclmdlGetDesc first", (const void *)desc);
+  *gears = desc->gears;
+  *io = &desc->io;
+  *model_id = desc->model_id;
+  return 0;
 }
 
 aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) {
@@ -251,10 +378,13 @@ aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) {
     return rc;
   acl__model_iodesc io;
   rc = acl__model_iodesc_copy(&m->io, &io);
+  acl__gears *gears = NULL;
+  if (rc == 0 && (gears = acl__gears_copy(m->gears, &rc)) == NULL && rc != 0)
+    acl__model_iodesc_free(&io);
   acl__model_release(m);
   if (rc != 0)
     return ACL__FAIL(rc, "out of host memory to copy the description of model %u", modelId);
-  desc_set(modelDesc, &io);
+  desc_set(modelDesc, &io, gears, modelId);
   return ACL_SUCCESS;
 }
 
@@ -264,11 +394,12 @@ static int desc_from(const char *api, aclmdlDesc *desc, const char *path, const 
   if (rc != 0)
     return rc;
   acl__model_iodesc io;
-  rc = acl__model_iodesc_build(g, &io);
+  acl__gears *gears = NULL;
+  rc = acl__model_describe(api, g, &io, &gears);
   acl__graph_free(g);
   if (rc != 0)
-    return acl__fail(api, rc, __FILE__, __LINE__, "out of host memory for the model's description");
-  desc_set(desc, &io);
+    return rc;
+  desc_set(desc, &io, gears, 0);
   return ACL_SUCCESS;
 }
 
@@ -336,12 +467,21 @@ aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIO
   return get_dims(__func__, modelDesc, 1, index, dims);
 }
 
-/* The vendor reports the gear in use (the largest one before any is set) for
- * dynamic-batch / dynamic-HW models.  openacl compiles no gears: a symbolic
- * dimension stays -1 here, as in aclmdlGetOutputDims; the shape an execution
- * actually produced is the tensor descriptor it leaves in the output dataset. */
+/* The output dims of the gear last chosen on the description's model (the
+ * largest gear before any is chosen, or for a description read from a file).
+ * A model without gears: the declared dims, -1 for a symbolic dimension (as
+ * aclmdlGetOutputDims); the shape an execution actually produced is the
+ * tensor descriptor it leaves in the output dataset. */
 aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
-  return get_dims(__func__, modelDesc, 1, index, dims);
+  int rc = get_dims(__func__, modelDesc, 1, index, dims);
+  if (rc != 0 || modelDesc->gears == NULL || index >= modelDesc->gears->n_out)
+    return rc;
+  const acl__gears *gr = modelDesc->gears;
+  int gear = modelDesc->model_id != 0 ? acl__model_cur_gear(modelDesc->model_id) : -1;
+  const acl__gear_shape *s = &gr->out[index];
+  if (s->rank > 0 && (size_t)s->rank == dims->dimCount)
+    acl__gears_shape(gr, s, gear >= 0 && (size_t)gear < gr->n_gears ? (size_t)gear : gr->largest, dims->dims);
+  return ACL_SUCCESS;
 }
 
 const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {

@@ -13,6 +13,8 @@
 
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "model/engine/engine.h"
+#include "model/gears.h"
 #include "model/model.h"
 #include "rt/rt.h"
 
@@ -142,14 +144,41 @@ int acl__model_iodesc_copy(const acl__model_iodesc *src, acl__model_iodesc *out)
 /* ---- registry ------------------------------------------------------------------ */
 
 static void model_free(acl__model *m) {
+  acl__engine_destroy(m->engine); /* before the graph it points into */
+  if (m->graph != NULL && m->weight_mem != NULL)
+    acl__model_weights_forget(m->graph, m->weight_mem, m->weight_size);
+  acl__gears_free(m->gears);
   acl__graph_free(m->graph);
   acl__model_iodesc_free(&m->io);
   free(m);
 }
 
-int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, uint32_t *id) {
+int acl__model_describe(const char *api, const acl__graph *g, acl__model_iodesc *io, acl__gears **gears) {
+  acl__gears *gr = NULL;
+  if (gears != NULL)
+    *gears = NULL;
+  int rc = acl__gears_from_env(api, g, &gr);
+  if (rc != 0)
+    return rc;
+  if (acl__model_iodesc_build(g, io) != 0 || (gr != NULL && acl__gears_describe(gr, io) != 0)) {
+    acl__model_iodesc_free(io);
+    acl__gears_free(gr);
+    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__,
+                     "out of host memory for the model's input and output description");
+  }
+  if (gears != NULL)
+    *gears = gr;
+  else
+    acl__gears_free(gr);
+  return 0;
+}
+
+int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, const acl__model_mem *mem,
+                   uint32_t *id) {
   acl__model *m = calloc(1, sizeof(*m));
   if (m == NULL) {
+    if (mem != NULL && mem->weight != NULL)
+      acl__model_weights_forget(g, mem->weight, mem->weight_size);
     acl__graph_free(g);
     return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for a model");
   }
@@ -157,10 +186,17 @@ int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, uin
   m->ctx = ctx;
   m->device_id = ctx != NULL ? ctx->dev->id : -1;
   m->refs = 1;
-  if (acl__model_iodesc_build(g, &m->io) != 0) {
+  m->cur_gear = -1;
+  if (mem != NULL) {
+    m->work_mem = mem->work;
+    m->work_size = mem->work_size;
+    m->weight_mem = mem->weight;
+    m->weight_size = mem->weight_size;
+  }
+  int rc = acl__model_describe(api, g, &m->io, &m->gears);
+  if (rc != 0) {
     model_free(m);
-    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__,
-                     "out of host memory for the model's input and output description");
+    return rc;
   }
   pthread_mutex_lock(&reg.lock);
   if (reg.next_id == UINT32_MAX) {
@@ -250,6 +286,18 @@ int acl__model_unload(const char *api, uint32_t id, struct acl__context *ctx) {
     model_free(m);
   return 0;
 }
+
+int acl__model_cur_gear(uint32_t id) {
+  int gear = -1;
+  pthread_mutex_lock(&reg.lock);
+  acl__model **p = find_locked(id);
+  if (p != NULL)
+    gear = __atomic_load_n(&(*p)->cur_gear, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&reg.lock);
+  return gear;
+}
+
+void acl__model_set_cur_gear(acl__model *m, int gear) { __atomic_store_n(&m->cur_gear, gear, __ATOMIC_RELAXED); }
 
 size_t acl__model_count(void) {
   pthread_mutex_lock(&reg.lock);

@@ -52,19 +52,69 @@ int acl__model_iodesc_copy(const acl__model_iodesc *src, acl__model_iodesc *out)
 /* Frees what *d holds and empties it. */
 void acl__model_iodesc_free(acl__model_iodesc *d);
 
+struct acl__gears;
+
+/* Caller-provided memory of aclmdlLoadFrom*WithMem (device memory of the
+ * model's device, owned by the caller; NULL / 0 where openacl allocates). */
+typedef struct acl__model_mem {
+  void *work;
+  size_t work_size;
+  void *weight;
+  size_t weight_size;
+} acl__model_mem;
+
 typedef struct acl__model {
   uint32_t id;
   acl__graph *graph;
   struct acl__context *ctx;  /* where it was loaded; compared, never dereferenced after load */
   int32_t device_id;         /* that context's device */
-  acl__model_iodesc io;
+  acl__model_iodesc io;      /* with gears: largest-gear dims, plus the extra input last */
+  struct acl__gears *gears;  /* gears.h; NULL for a model without gears.  Read-only after load */
+  int cur_gear;              /* the gear the last aclmdlSet{DynamicBatchSize,...} chose, -1 none (atomic) */
+  /* aclmdlLoadFrom*WithMem: the caller's working memory, for the engine to use
+   * as its arena (NULL / 0: none given), and the caller's weight memory, which
+   * holds the initializers' data (graph tensors point into it) */
+  void *work_mem;
+  size_t work_size;
+  void *weight_mem;
+  size_t weight_size;
+  /* the optimised engine (engine/engine.h), made by the first execution on
+   * an executor thread (which may read weights held in device memory);
+   * published with an atomic compare-and-swap, freed with the model */
+  struct acl__engine *engine;
   int refs;                  /* registry lock: the registry's own + one per acquire */
   struct acl__model *next;   /* registry lock */
 } acl__model;
 
+/* Describes graph g as a load would: the graph's inputs and outputs, and the
+ * gears of the OPENACL_DYNAMIC_* variables (gears.h) when they apply (*gears
+ * is then set, else NULL; gears may be NULL when the caller needs only io).
+ * 0, or the recorded failure (bad variable, ACL_ERROR_BAD_ALLOC). */
+int acl__model_describe(const char *api, const acl__graph *g, acl__model_iodesc *io, struct acl__gears **gears);
 /* Registers a loaded graph made in context ctx (the model takes the graph,
- * also on failure).  0 and *id, or ACL_ERROR_BAD_ALLOC (recorded for api). */
-int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, uint32_t *id);
+ * also on failure).  mem: the memory of a ...WithMem load, whose weight part
+ * already holds the initializers (acl__model_weights_move), or NULL.  0 and
+ * *id, or the recorded failure (a bad gear variable, ACL_ERROR_BAD_ALLOC). */
+int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, const acl__model_mem *mem, uint32_t *id);
+/* The gear last chosen on model id, or -1 (none chosen, or not loaded).
+ * Records nothing. */
+int acl__model_cur_gear(uint32_t id);
+void acl__model_set_cur_gear(acl__model *m, int gear);
+
+/* worksize.c: the memory of aclmdlQuerySize and the ...WithMem loads.
+ * Weight memory holds every initializer's data, each starting at a multiple
+ * of ACL__MODEL_WEIGHT_ALIGN bytes. */
+#define ACL__MODEL_WEIGHT_ALIGN 64
+size_t acl__model_weight_size(const acl__graph *g);
+/* An estimate of the working memory one execution needs (see worksize.c). */
+size_t acl__model_work_size(const acl__graph *g);
+/* Copies every initializer's data into device memory `mem` (at least
+ * acl__model_weight_size bytes) and points the graph's tensors at it, freeing
+ * their host copies.  0, or the recorded failure of the copy. */
+int acl__model_weights_move(const char *api, acl__graph *g, void *mem, size_t size);
+/* Before the graph is freed: forgets the data pointers into `mem` (they are
+ * the caller's memory, not the graph's). */
+void acl__model_weights_forget(acl__graph *g, const void *mem, size_t size);
 /* A counted reference to model `id`, or NULL after recording
  * ACL_ERROR_INVALID_MODEL_ID for api (*rc holds the code). */
 acl__model *acl__model_acquire(const char *api, uint32_t id, int *rc);

@@ -17,7 +17,9 @@
 #include "common/errmsg.h"
 #include "common/log.h"
 #include "model/exec.h"
+#include "model/gears.h"
 #include "model/graph.h"
+#include "model/engine/engine.h"
 #include "model/run.h"
 #include "rt/memory.h"
 
@@ -35,6 +37,7 @@ typedef struct run_task {
   size_t n_in, n_out;
   acl__tensor *in;  /* data points into the caller's device buffers */
   run_out *out;
+  int threads;      /* the engine's thread budget: the device's executor threads */
 } run_task;
 
 static unsigned char empty_tensor_byte; /* data of a 0-byte input */
@@ -91,7 +94,10 @@ static int check_device_mem(const char *api, int code, const acl__model *m, cons
   return 0;
 }
 
-static int check_input(const char *api, const acl__model *m, const aclmdlDataset *ds, size_t i, acl__tensor *t) {
+/* at_least: a gear input, whose buffer is sized for the largest gear and
+ * holds the chosen gear's data in its first bytes. */
+static int check_input(const char *api, const acl__model *m, const aclmdlDataset *ds, size_t i, int at_least,
+                       acl__tensor *t) {
   const int code = ACL_ERROR_MODEL_INPUT_NOT_MATCH;
   const acl__graph *g = m->graph;
   const acl__graph_tensor *gt = &g->tensors[g->inputs[i]];
@@ -162,10 +168,10 @@ static int check_input(const char *api, const acl__model *m, const aclmdlDataset
   }
   char shape[256];
   fmt_shape(shape, sizeof(shape), t->rank, t->dims);
-  if (size != bytes)
+  if (at_least ? size < bytes : size != bytes)
     return acl__fail(api, code, __FILE__, __LINE__,
-                     "input %zu (\"%s\", %s %s) needs a buffer of %zu bytes, but the dataset's buffer holds %zu bytes",
-                     i, name, type, shape, bytes, size);
+                     "input %zu (\"%s\", %s %s) needs a buffer of %s%zu bytes, but the dataset's buffer holds %zu bytes",
+                     i, name, type, shape, at_least ? "at least " : "", bytes, size);
   if (bytes > 0) {
     if (addr == NULL)
       return acl__fail(api, code, __FILE__, __LINE__, "input %zu (\"%s\"): the buffer's address is NULL", i, name);
@@ -179,7 +185,10 @@ static int check_input(const char *api, const acl__model *m, const aclmdlDataset
   return 0;
 }
 
-static int check_output(const char *api, const acl__model *m, const aclmdlDataset *ds, size_t i, run_out *o) {
+/* gear: a model with gears, whose outputs accept any buffer big enough for
+ * the chosen gear's result (checked when the task has run). */
+static int check_output(const char *api, const acl__model *m, const aclmdlDataset *ds, size_t i, int gear,
+                        run_out *o) {
   const int code = ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
   const acl__graph *g = m->graph;
   const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
@@ -196,6 +205,8 @@ static int check_output(const char *api, const acl__model *m, const aclmdlDatase
                      "output %zu (\"%s\", %s %s) is an empty buffer (NULL, 0); openacl does not allocate output "
                      "memory for the model. Remedy: aclrtMalloc a buffer of aclmdlGetOutputSizeByIndex bytes (%zu) "
                      "and pass it", i, name, type, decl, o->expect);
+  if (gear)
+    o->expect = 0;
   if (o->expect != 0 && o->size != o->expect)
     return acl__fail(api, code, __FILE__, __LINE__,
                      "output %zu (\"%s\", %s %s) needs a buffer of %zu bytes, but the dataset's buffer holds %zu bytes",
@@ -215,13 +226,34 @@ static int shape_differs(const acl__graph_tensor *gt, const acl__tensor *t) {
   return 0;
 }
 
+/* Runs the model on its engine, made on first use (here, on an executor
+ * thread, because the weights may be in device memory); OPENACL_MODEL_ENGINE=
+ * reference runs the reference executor instead. */
+static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
+  acl__model *m = r->m;
+  acl__engine *e = __atomic_load_n(&m->engine, __ATOMIC_ACQUIRE);
+  if (e == NULL && acl__engine_enabled()) {
+    int rc = acl__engine_create(m->graph, &e, diags);
+    if (rc != 0)
+      return rc;
+    acl__engine *expected = NULL;
+    if (!__atomic_compare_exchange_n(&m->engine, &expected, e, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      acl__engine_destroy(e); /* another execution made it first */
+      e = expected;
+    }
+  }
+  if (e == NULL)
+    return acl__exec_run(m->graph, r->in, r->n_in, outs, r->n_out, diags);
+  return acl__engine_run(e, r->in, r->n_in, outs, r->n_out, r->threads, m->work_mem, m->work_size, diags);
+}
+
 static int run_task_run(acl__task *task) {
   run_task *r = (run_task *)task;
   const acl__graph *g = r->m->graph;
   char msg[sizeof(r->result->msg)] = "";
   acl__diags diags = {0};
   acl__tensor *outs = calloc(r->n_out ? r->n_out : 1, sizeof(*outs));
-  int rc = outs == NULL ? ACL_ERROR_BAD_ALLOC : acl__exec_run(g, r->in, r->n_in, outs, r->n_out, &diags);
+  int rc = outs == NULL ? ACL_ERROR_BAD_ALLOC : run_engine(r, outs, &diags);
   if (outs == NULL) {
     snprintf(msg, sizeof(msg), "model %u: out of host memory for %zu outputs", r->m->id, r->n_out);
   } else if (rc != 0) {
@@ -303,10 +335,75 @@ static int check_dataset(const char *api, const char *arg, const aclmdlDataset *
   return 0;
 }
 
+/* A gear model: the gear the dataset's tensor descriptors (set by
+ * aclmdlSetDynamicBatchSize & co.) choose, and the extra input's buffer. */
+static int check_gear(const char *api, const acl__model *m, const aclmdlDataset *ds) {
+  const int code = ACL_ERROR_MODEL_INPUT_NOT_MATCH;
+  const acl__gears *gr = m->gears;
+  const acl__graph *g = m->graph;
+  int64_t vals[ACL_MAX_DIM_CNT];
+  for (size_t j = 0; j < gr->n_pos; j++)
+    vals[j] = -1;
+  char list[512];
+  acl__gears_list(gr, list, sizeof(list));
+  const char *set = gr->kind == ACL__GEAR_BATCH ? "aclmdlSetDynamicBatchSize"
+                    : gr->kind == ACL__GEAR_HW  ? "aclmdlSetDynamicHWSize"
+                                                : "aclmdlSetInputDynamicDims";
+  for (size_t i = 0; i < gr->n_in; i++) {
+    const acl__gear_shape *sh = &gr->in[i];
+    aclTensorDesc *desc = aclmdlGetDatasetTensorDesc(ds, i);
+    for (int k = 0; k < sh->rank; k++) {
+      if (sh->pos[k] < 0)
+        continue;
+      if (desc == NULL)
+        return acl__fail(api, code, __FILE__, __LINE__,
+                         "model %u has gears (%s: %s), but no gear was chosen for input %zu (\"%s\"). Remedy: call "
+                         "%s(modelId, input, %zu, ...) before executing", m->id, acl__gears_var(gr->kind), list, i,
+                         tname(&g->tensors[g->inputs[i]]), set, g->n_inputs);
+      int64_t v = -1;
+      if (aclGetTensorDescNumDims(desc) != (size_t)sh->rank || aclGetTensorDescDimV2(desc, (size_t)k, &v) != 0)
+        v = -1;
+      size_t p = (size_t)sh->pos[k];
+      if (vals[p] < 0)
+        vals[p] = v;
+      else if (vals[p] != v)
+        vals[p] = -2; /* two inputs disagree: no gear */
+    }
+  }
+  int64_t key[ACL_MAX_DIM_CNT];
+  for (size_t j = 0; j < gr->n_key; j++)
+    key[j] = vals[j];
+  if (acl__gears_find(gr, key) < 0)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "model %u: the shapes of the input dataset's tensor descriptors are not one of the model's gears "
+                     "(%s: %s). Remedy: choose a gear with %s rather than setting the descriptors by hand", m->id,
+                     acl__gears_var(gr->kind), list, set);
+  size_t x = g->n_inputs;
+  aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, x);
+  void *addr = aclGetDataBufferAddr(buf);
+  size_t need = gr->n_key * sizeof(int64_t);
+  if (addr == NULL || aclGetDataBufferSizeV2(buf) < need)
+    return acl__fail(api, code, __FILE__, __LINE__,
+                     "input %zu (\"%s\") needs a device buffer of %zu bytes (aclmdlGetInputSizeByIndex), but the "
+                     "dataset's buffer is %p, %zu bytes", x, ACL_DYNAMIC_TENSOR_NAME, need, addr,
+                     aclGetDataBufferSizeV2(buf));
+  return check_device_mem(api, code, m, "input", x, ACL_DYNAMIC_TENSOR_NAME, addr, need);
+}
+
+/* Input i takes some of its dims from the gear. */
+static int gear_input(const acl__gears *gr, size_t i) {
+  for (int k = 0; i < gr->n_in && k < gr->in[i].rank; k++)
+    if (gr->in[i].pos[k] >= 0)
+      return 1;
+  return 0;
+}
+
 int acl__model_run_submit(const char *api, acl__model *m, const aclmdlDataset *input, aclmdlDataset *output,
                           acl__stream *s, acl__model_run_result *result) {
   const acl__graph *g = m->graph;
-  int rc = check_dataset(api, "input", input, ACL_ERROR_MODEL_INPUT_NOT_MATCH, g->n_inputs, "input", m);
+  const int gear = m->gears != NULL;
+  int rc = check_dataset(api, "input", input, ACL_ERROR_MODEL_INPUT_NOT_MATCH, g->n_inputs + (gear ? 1 : 0), "input",
+                         m);
   if (rc == 0)
     rc = check_dataset(api, "output", output, ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, g->n_outputs, "output", m);
   if (rc != 0)
@@ -327,10 +424,12 @@ int acl__model_run_submit(const char *api, acl__model *m, const aclmdlDataset *i
   }
   r->n_in = g->n_inputs;
   r->n_out = g->n_outputs;
+  if (gear)
+    rc = check_gear(api, m, input);
   for (size_t i = 0; rc == 0 && i < r->n_in; i++)
-    rc = check_input(api, m, input, i, &r->in[i]);
+    rc = check_input(api, m, input, i, gear && gear_input(m->gears, i), &r->in[i]);
   for (size_t i = 0; rc == 0 && i < r->n_out; i++)
-    rc = check_output(api, m, output, i, &r->out[i]);
+    rc = check_output(api, m, output, i, gear, &r->out[i]);
   if (rc != 0) {
     free(r->in);
     free(r->out);
@@ -340,6 +439,7 @@ int acl__model_run_submit(const char *api, acl__model *m, const aclmdlDataset *i
   /* the task's own reference: the model stays alive until the task is released */
   acl__model_retain(m);
   r->m = m;
+  r->threads = s->ctx->dev->props.executor_threads;
   r->output = output;
   r->result = result;
   r->t.run = run_task_run;

@@ -1,0 +1,964 @@
+/*
+ * dnnl_ops.c - the operators that run on oneDNN, and the fusions around
+ * them.  Each builder checks that oneDNN can take the node as it is (float32,
+ * supported attributes, constant weights where the primitive needs them);
+ * if not it returns 1 and the plan runs the reference kernel instead, so
+ * every unusual case stays correct.
+ *
+ * Fusions, decided here because they depend on layouts and lifetimes:
+ *  - Conv -> Add(residual) -> activation: the convolution accumulates into
+ *    the residual tensor's buffer (a "sum" post-op) when that tensor is read
+ *    by nothing else afterwards, then applies the activation;
+ *  - Conv / Gemm / MatMul / binary -> activation (an eltwise post-op);
+ *  - MatMul -> Add(constant bias over the last axis) -> activation.
+ * Weights are reordered once, when the plan is built, into the layout the
+ * chosen convolution implementation prefers.
+ *
+ * This file is the one thin layer over oneDNN 2.x's C API (Debian's
+ * libdnnl-dev 2.6): 3.x changed operation descriptors and post-ops, so a
+ * port touches this file and plan.c's reorder/instance code only.
+ */
+#include "model/engine/engine_internal.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct post {
+  int n;
+  struct { dnnl_alg_kind_t alg; float a, b; } e[2];
+} post;
+
+static eng_val *V(eng_build *b, int v) {
+  return &b->p->vals[v];
+}
+
+static const acl__graph_node *N(eng_build *b, int ni) {
+  return &b->e->g->nodes[ni];
+}
+
+static int op_is(eng_build *b, int ni, const char *op) {
+  return N(b, ni)->domain[0] == '\0' && strcmp(N(b, ni)->op_type, op) == 0;
+}
+
+static int f32(eng_build *b, int v) {
+  return v >= 0 && V(b, v)->onnx_type == ACL__ONNX_FLOAT && V(b, v)->rank >= 1 && V(b, v)->rank <= DNNL_MAX_NDIMS &&
+         acl__op_numel(V(b, v)->rank, V(b, v)->dims) > 0;
+}
+
+static int same_dims(const eng_val *x, int rank, const int64_t *dims) {
+  return x->rank == rank && memcmp(x->dims, dims, sizeof(int64_t) * (size_t)rank) == 0;
+}
+
+/* The output value of node ni (output k), rewrites applied. */
+static int out_of(eng_build *b, int ni, int k) {
+  return acl__eng_resolve(b->e, N(b, ni)->outputs[k]);
+}
+
+/* Defines value v as an arena tensor of the given shape and layout. */
+static void define(eng_build *b, int v, int rank, const int64_t *dims, const dnnl_memory_desc_t *md) {
+  eng_val *x = V(b, v);
+  x->kind = ENG_ARENA;
+  x->onnx_type = ACL__ONNX_FLOAT;
+  x->rank = rank;
+  memcpy(x->dims, dims, sizeof(int64_t) * (size_t)rank);
+  x->md = *md;
+  x->bytes = dnnl_memory_desc_get_size(md);
+  dnnl_memory_desc_t plain;
+  acl__eng_plain_md(&plain, rank, dims);
+  x->plain = dnnl_memory_desc_equal(md, &plain);
+}
+
+/* v is written by another value's step: its bytes are base's. */
+static void define_view(eng_build *b, int v, int base, int rank, const int64_t *dims, const dnnl_memory_desc_t *md) {
+  define(b, v, rank, dims, md);
+  V(b, v)->kind = ENG_VIEW;
+  V(b, v)->base = base;
+}
+
+/* A new view of v's bytes with another md (plain v reshaped, a strided or
+ * permuted description); -1 when out of memory. */
+static int view_as(eng_build *b, int v, int rank, const int64_t *dims, const dnnl_memory_desc_t *md) {
+  int n = acl__eng_val_new(b->p);
+  if (n < 0)
+    return -1;
+  define_view(b, n, v, rank, dims, md);
+  if (V(b, v)->kind == ENG_CONST) {
+    /* views of constants stay constants, so instances point at their data */
+    eng_val *x = V(b, n), *c = V(b, v);
+    x->kind = ENG_CONST;
+    x->base = -1;
+    x->konst = c->konst;
+    x->konst.owned = 0;
+  }
+  return n;
+}
+
+/* A plain view of v with leading 1s up to rank r. */
+static int padded(eng_build *b, int v, int r) {
+  int pv = acl__eng_plain(b, v);
+  if (pv < 0)
+    return -1;
+  const eng_val *x = V(b, pv);
+  if (x->rank == r)
+    return pv;
+  int64_t d[DNNL_MAX_NDIMS];
+  int lead = r - x->rank;
+  for (int k = 0; k < r; k++)
+    d[k] = k < lead ? 1 : x->dims[k - lead];
+  dnnl_memory_desc_t md;
+  acl__eng_plain_md(&md, r, d);
+  return view_as(b, pv, r, d, &md);
+}
+
+static acl__op_ctx ctx_of(eng_build *b, int ni, acl__diags *d) {
+  acl__op_ctx c = {b->e->g, N(b, ni), ni, b->e->opset, NULL, 0, NULL, 0, d};
+  return c;
+}
+
+/* The only later node that reads v, or -1 (v read by more nodes, or a graph
+ * output). */
+static int single_next(eng_build *b, int ni, int v) {
+  if (v < 0 || b->uses_left[v] != 1 || V(b, v)->graph_output)
+    return -1;
+  const acl__graph *g = b->e->g;
+  for (size_t j = (size_t)ni + 1; j < g->n_nodes; j++) {
+    if (b->e->dead[j] || b->skip[j])
+      continue;
+    for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+      if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == v)
+        return (int)j;
+  }
+  return -1;
+}
+
+static int const_scalar(eng_build *b, int v, float *out) {
+  if (v < 0 || V(b, v)->kind != ENG_CONST || V(b, v)->onnx_type != ACL__ONNX_FLOAT ||
+      acl__op_numel(V(b, v)->rank, V(b, v)->dims) != 1)
+    return 0;
+  *out = *(const float *)V(b, v)->konst.data;
+  return 1;
+}
+
+/* Node ni as eltwise operations on its first input; 0 when it is not one. */
+static int activation(eng_build *b, int ni, post *po) {
+  const acl__graph_node *n = N(b, ni);
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  po->n = 0;
+  if (n->domain[0] != '\0' || n->n_outputs != 1 || n->n_inputs < 1)
+    return 0;
+  const char *op = n->op_type;
+#define E(alg_, a_, b_) (po->e[po->n].alg = (alg_), po->e[po->n].a = (a_), po->e[po->n].b = (b_), po->n++)
+  if (strcmp(op, "Relu") == 0)
+    E(dnnl_eltwise_relu, 0.f, 0.f);
+  else if (strcmp(op, "LeakyRelu") == 0)
+    E(dnnl_eltwise_relu, acl__op_attr_float(&c, "alpha", 0.01f), 0.f);
+  else if (strcmp(op, "Sigmoid") == 0)
+    E(dnnl_eltwise_logistic, 0.f, 0.f);
+  else if (strcmp(op, "Tanh") == 0)
+    E(dnnl_eltwise_tanh, 0.f, 0.f);
+  else if (strcmp(op, "Elu") == 0)
+    E(dnnl_eltwise_elu, acl__op_attr_float(&c, "alpha", 1.f), 0.f);
+  else if (strcmp(op, "HardSwish") == 0)
+    E(dnnl_eltwise_hardswish, 0.f, 0.f);
+  else if (strcmp(op, "Exp") == 0)
+    E(dnnl_eltwise_exp, 0.f, 0.f);
+  else if (strcmp(op, "Sqrt") == 0)
+    E(dnnl_eltwise_sqrt, 0.f, 0.f);
+  else if (strcmp(op, "Abs") == 0)
+    E(dnnl_eltwise_abs, 0.f, 0.f);
+  else if (strcmp(op, "Neg") == 0)
+    E(dnnl_eltwise_linear, -1.f, 0.f);
+  else if (strcmp(op, "HardSigmoid") == 0) {
+    E(dnnl_eltwise_linear, acl__op_attr_float(&c, "alpha", 0.2f), acl__op_attr_float(&c, "beta", 0.5f));
+    E(dnnl_eltwise_clip_v2, 0.f, 1.f);
+  } else if (strcmp(op, "Clip") == 0) {
+    float lo = -FLT_MAX, hi = FLT_MAX;
+    if (b->e->opset < 11) {
+      lo = acl__op_attr_float(&c, "min", lo);
+      hi = acl__op_attr_float(&c, "max", hi);
+    } else {
+      int vl = n->n_inputs > 1 ? acl__eng_resolve(b->e, n->inputs[1]) : -1;
+      int vh = n->n_inputs > 2 ? acl__eng_resolve(b->e, n->inputs[2]) : -1;
+      if ((vl >= 0 && !const_scalar(b, vl, &lo)) || (vh >= 0 && !const_scalar(b, vh, &hi)))
+        return 0;
+    }
+    E(dnnl_eltwise_clip_v2, lo, hi);
+  }
+#undef E
+  acl__diags_free(&d);
+  return po->n;
+}
+
+/* Primitive attributes: user scratchpad, and post-ops. */
+static dnnl_primitive_attr_t make_attr(int sum, const post *po, const dnnl_memory_desc_t *bin_md, float scale) {
+  dnnl_primitive_attr_t a = NULL;
+  if (dnnl_primitive_attr_create(&a) != dnnl_success)
+    return NULL;
+  dnnl_primitive_attr_set_scratchpad_mode(a, dnnl_scratchpad_mode_user);
+  if (scale != 1.f)
+    dnnl_primitive_attr_set_output_scales(a, 1, 0, &scale);
+  if (sum || bin_md != NULL || (po != NULL && po->n > 0)) {
+    dnnl_post_ops_t ops = NULL;
+    dnnl_post_ops_create(&ops);
+    if (sum)
+      dnnl_post_ops_append_sum(ops, 1.f);
+    if (bin_md != NULL)
+      dnnl_post_ops_append_binary(ops, dnnl_binary_add, bin_md);
+    for (int i = 0; po != NULL && i < po->n; i++)
+      dnnl_post_ops_append_eltwise(ops, 1.f, po->e[i].alg, po->e[i].a, po->e[i].b);
+    dnnl_primitive_attr_set_post_ops(a, ops);
+    dnnl_post_ops_destroy(ops);
+  }
+  return a;
+}
+
+/* The tail a primitive writing `out` can absorb: an activation node after it. */
+static int tail_activation(eng_build *b, int ni, int out, post *po, int *act_node) {
+  *act_node = single_next(b, ni, out);
+  if (*act_node >= 0 && activation(b, *act_node, po) > 0)
+    return 1;
+  *act_node = -1;
+  po->n = 0;
+  return 0;
+}
+
+/* Marks the fused nodes and makes their outputs views of `final`. */
+static void absorb(eng_build *b, int node, int final) {
+  if (node < 0)
+    return;
+  b->skip[node] = 1;
+  b->p->fused++;
+  for (size_t k = 0; k < N(b, node)->n_inputs; k++) {
+    int v = acl__eng_resolve(b->e, N(b, node)->inputs[k]);
+    if (v >= 0)
+      b->uses_left[v]--;
+  }
+  int o = out_of(b, node, 0);
+  if (o >= 0 && o != final) {
+    const eng_val *f = V(b, final);
+    define_view(b, o, final, f->rank, f->dims, &f->md);
+  }
+}
+
+/* A constant value holding src's data reordered into md (weights). */
+static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_md, const dnnl_memory_desc_t *md) {
+  if (dnnl_memory_desc_equal(src_md, md))
+    return view_as(b, src, V(b, src)->rank, V(b, src)->dims, md);
+  size_t bytes = dnnl_memory_desc_get_size(md);
+  void *buf = NULL;
+  if (posix_memalign(&buf, 64, bytes ? bytes : 1) != 0)
+    return -1;
+  int ok = 0;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_t pr = NULL;
+  dnnl_memory_t ms = NULL, md_mem = NULL;
+  dnnl_stream_t st = NULL;
+  if (dnnl_reorder_primitive_desc_create(&pd, src_md, b->e->dnnl, md, b->e->dnnl, NULL) == dnnl_success &&
+      dnnl_primitive_create(&pr, pd) == dnnl_success &&
+      dnnl_memory_create(&ms, src_md, b->e->dnnl, V(b, src)->konst.data) == dnnl_success &&
+      dnnl_memory_create(&md_mem, md, b->e->dnnl, buf) == dnnl_success &&
+      dnnl_stream_create(&st, b->e->dnnl, dnnl_stream_default_flags) == dnnl_success) {
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, ms}, {DNNL_ARG_TO, md_mem}};
+    ok = dnnl_primitive_execute(pr, st, 2, args) == dnnl_success && dnnl_stream_wait(st) == dnnl_success;
+  }
+  if (st)
+    dnnl_stream_destroy(st);
+  if (ms)
+    dnnl_memory_destroy(ms);
+  if (md_mem)
+    dnnl_memory_destroy(md_mem);
+  if (pr)
+    dnnl_primitive_destroy(pr);
+  if (pd)
+    dnnl_primitive_desc_destroy(pd);
+  int v = ok ? acl__eng_val_new(b->p) : -1;
+  if (v < 0) {
+    free(buf);
+    return -1;
+  }
+  eng_val *x = V(b, v);
+  const eng_val *s = V(b, src);
+  x->kind = ENG_CONST;
+  x->onnx_type = ACL__ONNX_FLOAT;
+  x->rank = s->rank;
+  memcpy(x->dims, s->dims, sizeof(x->dims));
+  x->md = *md;
+  x->bytes = bytes;
+  x->konst.onnx_type = ACL__ONNX_FLOAT;
+  x->konst.rank = s->rank;
+  memcpy(x->konst.dims, s->dims, sizeof(x->konst.dims));
+  x->konst.data = buf;
+  x->konst.size = bytes;
+  x->konst.owned = 1;
+  return v;
+}
+
+/* src's value in the layout md, reordering when it differs. */
+static int in_layout(eng_build *b, int src, const dnnl_memory_desc_t *md) {
+  if (dnnl_memory_desc_equal(&V(b, src)->md, md))
+    return src;
+  return acl__eng_reorder(b, src, md);
+}
+
+static void md_any(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+  dnnl_dims_t d;
+  for (int k = 0; k < rank; k++)
+    d[k] = dims[k];
+  dnnl_memory_desc_init_by_tag(md, rank, d, dnnl_f32, dnnl_format_tag_any);
+}
+
+/* ---- Conv ------------------------------------------------------------------ */
+
+static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
+  int x = ins[0], w = nin > 1 ? ins[1] : -1, bias = nin > 2 ? ins[2] : -1;
+  if (!f32(b, x) || V(b, x)->rank < 3 || V(b, x)->rank > 5 || !f32(b, w) || V(b, w)->kind != ENG_CONST ||
+      V(b, w)->rank != V(b, x)->rank || (bias >= 0 && (!f32(b, bias) || V(b, bias)->kind != ENG_CONST)))
+    return 1;
+  const eng_val *X = V(b, x), *W = V(b, w);
+  int rank = X->rank, ns = rank - 2;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  int64_t group = acl__op_attr_int(&c, "group", 1);
+  acl__tensor xt = {0};
+  xt.onnx_type = X->onnx_type;
+  xt.rank = rank;
+  memcpy(xt.dims, X->dims, sizeof(int64_t) * (size_t)rank);
+  acl__op_geom gm;
+  int bad = acl__op_conv_geometry(&c, &xt, W->dims + 2, 0, &gm) != 0;
+  acl__diags_free(&d);
+  int64_t oc = W->dims[0], ic = X->dims[1];
+  if (bad || group < 1 || oc % group != 0 || ic != W->dims[1] * group ||
+      (bias >= 0 && acl__op_numel(V(b, bias)->rank, V(b, bias)->dims) != oc))
+    return 1;
+  int64_t od[5] = {X->dims[0], oc};
+  dnnl_dims_t st, dl, pl, pr;
+  for (int j = 0; j < ns; j++) {
+    int i = 3 - ns + j;
+    od[2 + j] = gm.out[i];
+    st[j] = gm.s[i];
+    dl[j] = gm.d[i] - 1;
+    pl[j] = gm.pb[i];
+    pr[j] = gm.pe[i];
+    /* oneDNN wants the right padding that gives exactly this output size */
+    int64_t need = (gm.out[i] - 1) * gm.s[i] + (gm.k[i] - 1) * gm.d[i] + 1 - gm.in[i] - gm.pb[i];
+    if (need < pr[j])
+      pr[j] = need;
+  }
+  dnnl_memory_desc_t src_any, w_any, w_plain, b_md, dst_md;
+  md_any(&src_any, rank, X->dims);
+  int64_t wd[6];
+  int wr = rank;
+  if (group > 1) {
+    wd[0] = group;
+    wd[1] = oc / group;
+    memcpy(wd + 2, W->dims + 1, sizeof(int64_t) * (size_t)(rank - 1));
+    wr = rank + 1;
+  } else {
+    memcpy(wd, W->dims, sizeof(int64_t) * (size_t)rank);
+  }
+  md_any(&w_any, wr, wd);
+  acl__eng_plain_md(&w_plain, wr, wd);
+  if (bias >= 0)
+    acl__eng_plain_md(&b_md, 1, &oc);
+
+  /* fusions: a residual Add (accumulated in place) and an activation */
+  int y = out_of(b, ni, 0), sum_x = -1, add_node = -1, act_node = -1, cur = y;
+  post po = {0};
+  int an = single_next(b, ni, y);
+  if (an >= 0 && op_is(b, an, "Add") && N(b, an)->n_inputs == 2) {
+    int a0 = acl__eng_resolve(b->e, N(b, an)->inputs[0]), a1 = acl__eng_resolve(b->e, N(b, an)->inputs[1]);
+    int other = a0 == y ? a1 : a0;
+    if (a0 != a1 && other >= 0 && V(b, other)->kind == ENG_ARENA && b->uses_left[other] == 1 &&
+        !V(b, other)->graph_output && same_dims(V(b, other), rank, od)) {
+      sum_x = other;
+      add_node = an;
+      cur = out_of(b, an, 0);
+    }
+  }
+  tail_activation(b, add_node >= 0 ? add_node : ni, cur, &po, &act_node);
+  if (sum_x >= 0)
+    dst_md = V(b, sum_x)->md;
+  else
+    md_any(&dst_md, rank, od);
+
+  dnnl_primitive_desc_t pd = NULL;
+  for (int attempt = 0; attempt < 2 && pd == NULL; attempt++) {
+    if (attempt == 1) {
+      if (sum_x < 0 && act_node < 0)
+        break;
+      sum_x = add_node = act_node = -1;
+      po.n = 0;
+      md_any(&dst_md, rank, od);
+    }
+    dnnl_convolution_desc_t cd;
+    dnnl_primitive_attr_t attr = make_attr(sum_x >= 0, &po, NULL, 1.f);
+    if (attr == NULL)
+      return ACL_ERROR_BAD_ALLOC;
+    if (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &src_any,
+                                                   &w_any, bias >= 0 ? &b_md : NULL, &dst_md, st, dl, pl,
+                                                   pr) != dnnl_success ||
+        dnnl_primitive_desc_create(&pd, &cd, attr, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+    dnnl_primitive_attr_destroy(attr);
+  }
+  if (pd == NULL)
+    return 1;
+  int rc = ACL_ERROR_BAD_ALLOC;
+  int xs = in_layout(b, x, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
+  int wv = xs < 0 ? -1 : view_as(b, w, wr, wd, &w_plain);
+  int wr_v = wv < 0 ? -1 : const_reordered(b, wv, &w_plain, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
+  int bv = bias < 0 ? -2 : view_as(b, bias, 1, &oc, &b_md);
+  if (wr_v >= 0 && bv != -1) {
+    const dnnl_memory_desc_t *dm = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+    int dst;
+    if (sum_x >= 0) {
+      define_view(b, y, sum_x, rank, od, dm);
+      dst = y;
+    } else {
+      define(b, y, rank, od, dm);
+      dst = y;
+    }
+    eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_WEIGHTS, wr_v}, {DNNL_ARG_DST, dst}, {DNNL_ARG_BIAS, bv}};
+    rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "convolution");
+    absorb(b, add_node, y);
+    absorb(b, act_node, y);
+  }
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+/* ---- pooling ----------------------------------------------------------------- */
+
+static int pool(eng_build *b, int ni, const int *ins) {
+  const acl__graph_node *n = N(b, ni);
+  int x = ins[0];
+  if (!f32(b, x) || V(b, x)->rank < 3 || V(b, x)->rank > 5 || (n->n_outputs > 1 && n->outputs[1] >= 0))
+    return 1;
+  const eng_val *X = V(b, x);
+  int rank = X->rank, ns = rank - 2;
+  int global = strncmp(n->op_type, "Global", 6) == 0;
+  int is_max = strstr(n->op_type, "Max") != NULL;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  int64_t ks[3];
+  int ceil = 0, cip = 0;
+  acl__op_geom gm;
+  acl__tensor xt = {0};
+  xt.onnx_type = X->onnx_type;
+  xt.rank = rank;
+  memcpy(xt.dims, X->dims, sizeof(int64_t) * (size_t)rank);
+  int bad = 0;
+  if (global) {
+    memcpy(ks, X->dims + 2, sizeof(int64_t) * (size_t)ns);
+    memset(&gm, 0, sizeof(gm));
+    for (int i = 0; i < 3; i++) {
+      int j = i - (3 - ns);
+      gm.in[i] = gm.k[i] = j >= 0 ? X->dims[2 + j] : 1;
+      gm.s[i] = gm.d[i] = gm.out[i] = 1;
+    }
+  } else {
+    const int64_t *k = NULL;
+    if (acl__op_attr_ints(&c, "kernel_shape", &k) != ns) {
+      acl__diags_free(&d);
+      return 1;
+    }
+    memcpy(ks, k, sizeof(int64_t) * (size_t)ns);
+    ceil = (int)acl__op_attr_int(&c, "ceil_mode", 0);
+    cip = (int)acl__op_attr_int(&c, "count_include_pad", 0);
+    bad = acl__op_conv_geometry(&c, &xt, ks, ceil, &gm) != 0;
+  }
+  acl__diags_free(&d);
+  if (bad || (ceil && cip && !is_max))
+    return 1;
+  int64_t od[5] = {X->dims[0], X->dims[1]};
+  dnnl_dims_t st, kd, dl, pl, pr;
+  for (int j = 0; j < ns; j++) {
+    int i = 3 - ns + j;
+    od[2 + j] = gm.out[i];
+    st[j] = gm.s[i];
+    kd[j] = gm.k[i];
+    dl[j] = gm.d[i] - 1;
+    pl[j] = gm.pb[i];
+    int64_t need = (gm.out[i] - 1) * gm.s[i] + (gm.k[i] - 1) * gm.d[i] + 1 - gm.in[i] - gm.pb[i];
+    pr[j] = need;
+    if (pr[j] < 0 || pl[j] < 0)
+      return 1;
+  }
+  dnnl_memory_desc_t dst_any;
+  md_any(&dst_any, rank, od);
+  dnnl_pooling_v2_desc_t pdsc;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_alg_kind_t alg = is_max ? dnnl_pooling_max
+                               : (cip ? dnnl_pooling_avg_include_padding : dnnl_pooling_avg_exclude_padding);
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_pooling_v2_forward_desc_init(&pdsc, dnnl_forward_inference, alg, &X->md, &dst_any, st, kd, dl, pl, pr) !=
+          dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &pdsc, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0);
+  define(b, y, rank, od, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 2, "pooling");
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+/* ---- elementwise -------------------------------------------------------------- */
+
+static int eltwise(eng_build *b, int ni, const int *ins) {
+  post po;
+  if (!f32(b, ins[0]) || activation(b, ni, &po) != 1)
+    return 1;
+  int x = ins[0];
+  const eng_val *X = V(b, x);
+  dnnl_eltwise_desc_t ed;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, po.e[0].alg, &X->md, po.e[0].a, po.e[0].b) !=
+          dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &ed, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0);
+  define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 2, "eltwise");
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
+  const char *op = N(b, ni)->op_type;
+  dnnl_alg_kind_t alg;
+  int comm = 1;
+  if (strcmp(op, "Add") == 0)
+    alg = dnnl_binary_add;
+  else if (strcmp(op, "Mul") == 0)
+    alg = dnnl_binary_mul;
+  else if (strcmp(op, "Max") == 0)
+    alg = dnnl_binary_max;
+  else if (strcmp(op, "Min") == 0)
+    alg = dnnl_binary_min;
+  else if (strcmp(op, "Sub") == 0)
+    alg = dnnl_binary_sub, comm = 0;
+  else if (strcmp(op, "Div") == 0)
+    alg = dnnl_binary_div, comm = 0;
+  else
+    return 1;
+  if (nin != 2 || !f32(b, ins[0]) || !f32(b, ins[1]))
+    return 1;
+  int a = ins[0], c = ins[1];
+  int r = V(b, a)->rank > V(b, c)->rank ? V(b, a)->rank : V(b, c)->rank;
+  int64_t od[DNNL_MAX_NDIMS], da[DNNL_MAX_NDIMS], dc[DNNL_MAX_NDIMS];
+  for (int k = 0; k < r; k++) {
+    int ka = k - (r - V(b, a)->rank), kc = k - (r - V(b, c)->rank);
+    da[k] = ka >= 0 ? V(b, a)->dims[ka] : 1;
+    dc[k] = kc >= 0 ? V(b, c)->dims[kc] : 1;
+    if (da[k] != dc[k] && da[k] != 1 && dc[k] != 1)
+      return 1;
+    od[k] = da[k] > dc[k] ? da[k] : dc[k];
+  }
+  if (memcmp(da, od, sizeof(int64_t) * (size_t)r) != 0) {
+    if (!comm || memcmp(dc, od, sizeof(int64_t) * (size_t)r) != 0)
+      return 1;
+    int t = a;
+    a = c;
+    c = t;
+  }
+  post po = {0};
+  int y = out_of(b, ni, 0), act_node = -1;
+  tail_activation(b, ni, y, &po, &act_node);
+  dnnl_primitive_desc_t pd = NULL;
+  int s0 = a, s1 = c;
+  /* first as they are (blocked layouts included), then both plain */
+  for (int attempt = 0; attempt < 2 && pd == NULL; attempt++) {
+    if (attempt == 0 && (V(b, a)->rank != r || V(b, c)->rank != r || (!V(b, a)->plain && !same_dims(V(b, c), r, od))))
+      continue;
+    if (attempt == 1) {
+      s0 = padded(b, a, r);
+      s1 = padded(b, c, r);
+      if (s0 < 0 || s1 < 0)
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    dnnl_binary_desc_t bd;
+    dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, 1.f);
+    if (attr == NULL)
+      return ACL_ERROR_BAD_ALLOC;
+    if (dnnl_binary_desc_init(&bd, alg, &V(b, s0)->md, &V(b, s1)->md, &V(b, s0)->md) != dnnl_success ||
+        dnnl_primitive_desc_create(&pd, &bd, attr, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+    dnnl_primitive_attr_destroy(attr);
+  }
+  if (pd == NULL)
+    return 1;
+  define(b, y, r, od, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[3] = {{DNNL_ARG_SRC_0, s0}, {DNNL_ARG_SRC_1, s1}, {DNNL_ARG_DST, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 3, "binary");
+  dnnl_primitive_desc_destroy(pd);
+  if (rc == 0)
+    absorb(b, act_node, y);
+  return rc;
+}
+
+/* ---- matrix products ----------------------------------------------------------- */
+
+static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnnl_memory_desc_t *bias_md, int r,
+                       const int64_t *od, float alpha, int add_node) {
+  post po = {0};
+  int y = out_of(b, ni, 0), act_node = -1;
+  int last = add_node >= 0 ? out_of(b, add_node, 0) : y;
+  tail_activation(b, add_node >= 0 ? add_node : ni, last, &po, &act_node);
+  dnnl_memory_desc_t dst;
+  acl__eng_plain_md(&dst, r, od);
+  dnnl_matmul_desc_t md;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, alpha);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_matmul_desc_init(&md, &V(b, sa)->md, &V(b, sw)->md, bias >= 0 ? bias_md : NULL, &dst) != dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &md, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int bv = bias >= 0 ? view_as(b, bias, r, bias_md->dims, bias_md) : -2;
+  if (bv == -1) {
+    dnnl_primitive_desc_destroy(pd);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  define(b, y, r, od, &dst);
+  eng_arg args[4] = {{DNNL_ARG_SRC, sa}, {DNNL_ARG_WEIGHTS, sw}, {DNNL_ARG_DST, y}, {DNNL_ARG_BIAS, bv}};
+  int rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "matmul");
+  dnnl_primitive_desc_destroy(pd);
+  if (rc == 0) {
+    absorb(b, add_node, y);
+    absorb(b, act_node, y);
+  }
+  return rc;
+}
+
+/* A plain 2-D view of v as [rows, cols] read transposed when `t`. */
+static int view2d(eng_build *b, int v, int t, int64_t rows, int64_t cols) {
+  int pv = acl__eng_plain(b, v);
+  if (pv < 0)
+    return -1;
+  dnnl_memory_desc_t md;
+  dnnl_dims_t d = {rows, cols}, s;
+  s[0] = t ? 1 : cols;
+  s[1] = t ? rows : 1;
+  dnnl_memory_desc_init_by_strides(&md, 2, d, dnnl_f32, s);
+  int64_t dims[2] = {rows, cols};
+  return view_as(b, pv, 2, dims, &md);
+}
+
+static int gemm(eng_build *b, int ni, const int *ins, size_t nin) {
+  int A = ins[0], B = nin > 1 ? ins[1] : -1, C = nin > 2 ? ins[2] : -1;
+  if (!f32(b, A) || !f32(b, B) || V(b, A)->rank != 2 || V(b, B)->rank != 2 || (C >= 0 && !f32(b, C)))
+    return 1;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  int ta = (int)acl__op_attr_int(&c, "transA", 0), tb = (int)acl__op_attr_int(&c, "transB", 0);
+  float alpha = acl__op_attr_float(&c, "alpha", 1.f), beta = acl__op_attr_float(&c, "beta", 1.f);
+  acl__diags_free(&d);
+  int64_t M = V(b, A)->dims[ta ? 1 : 0], K = V(b, A)->dims[ta ? 0 : 1];
+  int64_t K2 = V(b, B)->dims[tb ? 1 : 0], Nn = V(b, B)->dims[tb ? 0 : 1];
+  if (K != K2)
+    return 1;
+  dnnl_memory_desc_t bmd;
+  int64_t od[2] = {M, Nn}, bd[2] = {1, Nn};
+  if (C >= 0) {
+    int64_t cn = acl__op_numel(V(b, C)->rank, V(b, C)->dims);
+    int last = V(b, C)->dims[V(b, C)->rank - 1] == Nn;
+    if (beta != 1.f || cn != Nn || !last)
+      return 1; /* a full [M,N] or column C: the reference kernel */
+    acl__eng_plain_md(&bmd, 2, bd);
+    C = acl__eng_plain(b, C);
+    if (C < 0)
+      return ACL_ERROR_BAD_ALLOC;
+  }
+  int sa = view2d(b, A, ta, M, K), sw = view2d(b, B, tb, K, Nn);
+  if (sa < 0 || sw < 0)
+    return ACL_ERROR_BAD_ALLOC;
+  return matmul_step(b, ni, sa, sw, C, &bmd, 2, od, alpha, -1);
+}
+
+static int matmul(eng_build *b, int ni, const int *ins, size_t nin) {
+  if (nin != 2 || !f32(b, ins[0]) || !f32(b, ins[1]) || V(b, ins[0])->rank < 2 || V(b, ins[1])->rank < 2)
+    return 1;
+  int A = ins[0], B = ins[1];
+  int ra = V(b, A)->rank, rb = V(b, B)->rank, r = ra > rb ? ra : rb;
+  int sa = padded(b, A, r), sw = padded(b, B, r);
+  if (sa < 0 || sw < 0)
+    return ACL_ERROR_BAD_ALLOC;
+  const int64_t *da = V(b, sa)->dims, *dw = V(b, sw)->dims;
+  if (da[r - 1] != dw[r - 2])
+    return 1;
+  int64_t od[DNNL_MAX_NDIMS];
+  for (int k = 0; k < r - 2; k++) {
+    if (da[k] != dw[k] && da[k] != 1 && dw[k] != 1)
+      return 1;
+    od[k] = da[k] > dw[k] ? da[k] : dw[k];
+  }
+  /* oneDNN broadcasts weights' batch dims, not the source's */
+  for (int k = 0; k < r - 2; k++)
+    if (da[k] != od[k])
+      return 1;
+  od[r - 2] = da[r - 2];
+  od[r - 1] = dw[r - 1];
+  /* a following Add of a constant bias over the last axis */
+  int y = out_of(b, ni, 0), add_node = -1, bias = -1;
+  dnnl_memory_desc_t bmd;
+  int an = single_next(b, ni, y);
+  if (an >= 0 && op_is(b, an, "Add") && N(b, an)->n_inputs == 2) {
+    int a0 = acl__eng_resolve(b->e, N(b, an)->inputs[0]), a1 = acl__eng_resolve(b->e, N(b, an)->inputs[1]);
+    int other = a0 == y ? a1 : a0;
+    if (a0 != a1 && f32(b, other) && V(b, other)->kind == ENG_CONST && V(b, other)->rank <= r &&
+        acl__op_numel(V(b, other)->rank, V(b, other)->dims) == od[r - 1] &&
+        V(b, other)->dims[V(b, other)->rank - 1] == od[r - 1]) {
+      int64_t bd[DNNL_MAX_NDIMS];
+      for (int k = 0; k < r; k++)
+        bd[k] = k == r - 1 ? od[r - 1] : 1;
+      acl__eng_plain_md(&bmd, r, bd);
+      bias = other;
+      add_node = an;
+    }
+  }
+  int rc = matmul_step(b, ni, sa, sw, bias, &bmd, r, od, 1.f, add_node);
+  if (rc == 1 && add_node >= 0)
+    rc = matmul_step(b, ni, sa, sw, -1, &bmd, r, od, 1.f, -1);
+  return rc;
+}
+
+/* ---- softmax, concat, transpose, batch norm ----------------------------------- */
+
+static int softmax(eng_build *b, int ni, const int *ins, int logsm) {
+  int x = ins[0];
+  if (!f32(b, x))
+    return 1;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  int rank = V(b, x)->rank;
+  int old = b->e->opset < 13;
+  int axis = acl__op_axis(acl__op_attr_int(&c, "axis", old ? 1 : -1), rank);
+  acl__diags_free(&d);
+  if (axis < 0)
+    return 1;
+  int xs = acl__eng_plain(b, x);
+  if (xs < 0)
+    return ACL_ERROR_BAD_ALLOC;
+  const eng_val *X = V(b, xs);
+  int64_t d2[2];
+  int r = rank, ax = axis;
+  const int64_t *dims = X->dims;
+  if (old) {
+    /* opset < 13: the input is seen as 2-D, [dims before axis] x [the rest] */
+    d2[0] = acl__op_numel(axis, X->dims);
+    d2[1] = acl__op_numel(rank - axis, X->dims + axis);
+    r = 2;
+    ax = 1;
+    dims = d2;
+  }
+  dnnl_memory_desc_t md;
+  acl__eng_plain_md(&md, r, dims);
+  int sx = old ? view_as(b, xs, r, dims, &md) : xs;
+  if (sx < 0)
+    return ACL_ERROR_BAD_ALLOC;
+  dnnl_softmax_v2_desc_t sd;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_softmax_v2_forward_desc_init(&sd, dnnl_forward_inference, logsm ? dnnl_softmax_log : dnnl_softmax_accurate,
+                                        &md, &md, ax) != dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &sd, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0), dst = y;
+  int64_t yd[ACL__EXEC_MAX_RANK];
+  memcpy(yd, V(b, xs)->dims, sizeof(int64_t) * (size_t)rank);
+  dnnl_memory_desc_t ymd;
+  acl__eng_plain_md(&ymd, rank, yd);
+  define(b, y, rank, yd, &ymd);
+  int rc = ACL_ERROR_BAD_ALLOC;
+  if (old) {
+    dst = view_as(b, y, r, dims, &md);
+    if (dst < 0)
+      goto done;
+  }
+  eng_arg args[2] = {{DNNL_ARG_SRC, sx}, {DNNL_ARG_DST, dst}};
+  rc = acl__eng_prim_step(b, pd, args, 2, "softmax");
+done:
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+static int concat(eng_build *b, int ni, const int *ins, size_t nin) {
+  if (nin < 1 || nin > 64)
+    return 1;
+  for (size_t k = 0; k < nin; k++)
+    if (!f32(b, ins[k]) || V(b, ins[k])->rank != V(b, ins[0])->rank)
+      return 1;
+  int rank = V(b, ins[0])->rank;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  int axis = acl__op_axis(acl__op_attr_int(&c, "axis", 0), rank);
+  acl__diags_free(&d);
+  if (axis < 0)
+    return 1;
+  int64_t od[ACL__EXEC_MAX_RANK];
+  memcpy(od, V(b, ins[0])->dims, sizeof(int64_t) * (size_t)rank);
+  od[axis] = 0;
+  dnnl_memory_desc_t mds[64];
+  for (size_t k = 0; k < nin; k++) {
+    for (int j = 0; j < rank; j++)
+      if (j != axis && V(b, ins[k])->dims[j] != od[j])
+        return 1;
+    od[axis] += V(b, ins[k])->dims[axis];
+    mds[k] = V(b, ins[k])->md;
+  }
+  dnnl_memory_desc_t dst_any;
+  md_any(&dst_any, rank, od);
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_concat_primitive_desc_create(&pd, &dst_any, (int)nin, axis, mds, attr, b->e->dnnl) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0);
+  define(b, y, rank, od, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[65];
+  for (size_t k = 0; k < nin; k++) {
+    args[k].arg = DNNL_ARG_MULTIPLE_SRC + (int)k;
+    args[k].val = ins[k];
+  }
+  args[nin].arg = DNNL_ARG_DST;
+  args[nin].val = y;
+  int rc = acl__eng_prim_step(b, pd, args, (int)nin + 1, "concat");
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+static int transpose(eng_build *b, int ni, const int *ins) {
+  int x = ins[0];
+  if (!f32(b, x))
+    return 1;
+  int rank = V(b, x)->rank;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  const int64_t *perm = NULL;
+  int64_t np = acl__op_attr_ints(&c, "perm", &perm);
+  acl__diags_free(&d);
+  int q[DNNL_MAX_NDIMS], seen[DNNL_MAX_NDIMS] = {0};
+  int64_t od[DNNL_MAX_NDIMS];
+  for (int i = 0; i < rank; i++) {
+    int pi = np == rank ? (int)perm[i] : rank - 1 - i;
+    if (np >= 0 && np != rank)
+      return 1;
+    if (pi < 0 || pi >= rank || seen[pi]++)
+      return 1;
+    q[pi] = i;
+    od[i] = V(b, x)->dims[pi];
+  }
+  /* describe x's bytes in the output's axis order, then copy into plain */
+  dnnl_memory_desc_t pm, plain;
+  if (dnnl_memory_desc_permute_axes(&pm, &V(b, x)->md, q) != dnnl_success)
+    return 1;
+  int xv = view_as(b, x, rank, od, &pm);
+  if (xv < 0)
+    return ACL_ERROR_BAD_ALLOC;
+  acl__eng_plain_md(&plain, rank, od);
+  dnnl_primitive_desc_t pd = NULL;
+  if (dnnl_reorder_primitive_desc_create(&pd, &pm, b->e->dnnl, &plain, b->e->dnnl, NULL) != dnnl_success)
+    return 1;
+  int y = out_of(b, ni, 0);
+  define(b, y, rank, od, &plain);
+  eng_arg args[2] = {{DNNL_ARG_FROM, xv}, {DNNL_ARG_TO, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 2, "transpose");
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+static int batchnorm(eng_build *b, int ni, const int *ins, size_t nin) {
+  const acl__graph_node *n = N(b, ni);
+  if (nin != 5 || !f32(b, ins[0]) || V(b, ins[0])->rank < 2)
+    return 1;
+  for (size_t k = 1; k < n->n_outputs; k++)
+    if (n->outputs[k] >= 0)
+      return 1;
+  int64_t C = V(b, ins[0])->dims[1];
+  for (size_t k = 1; k < 5; k++)
+    if (!f32(b, ins[k]) || V(b, ins[k])->rank != 1 || V(b, ins[k])->dims[0] != C || !V(b, ins[k])->plain)
+      return 1;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  float eps = acl__op_attr_float(&c, "epsilon", 1e-5f);
+  int train = (int)acl__op_attr_int(&c, "training_mode", 0);
+  acl__diags_free(&d);
+  if (train)
+    return 1;
+  const eng_val *X = V(b, ins[0]);
+  dnnl_batch_normalization_desc_t bd;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_batch_normalization_forward_desc_init(&bd, dnnl_forward_inference, &X->md, eps,
+                                                 dnnl_use_global_stats | dnnl_use_scale | dnnl_use_shift) !=
+          dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &bd, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0);
+  define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[6] = {{DNNL_ARG_SRC, ins[0]}, {DNNL_ARG_SCALE, ins[1]}, {DNNL_ARG_SHIFT, ins[2]},
+                     {DNNL_ARG_MEAN, ins[3]}, {DNNL_ARG_VARIANCE, ins[4]}, {DNNL_ARG_DST, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 6, "batch normalization");
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
+  const acl__graph_node *n = N(b, ni);
+  const char *op = n->op_type;
+  if (n->n_outputs < 1 || n->outputs[0] < 0 || nin < 1 || ins[0] < 0)
+    return 1;
+  if (strcmp(op, "Conv") == 0)
+    return conv(b, ni, ins, nin);
+  if (strcmp(op, "MaxPool") == 0 || strcmp(op, "AveragePool") == 0 || strcmp(op, "GlobalAveragePool") == 0 ||
+      strcmp(op, "GlobalMaxPool") == 0)
+    return pool(b, ni, ins);
+  if (strcmp(op, "Gemm") == 0)
+    return gemm(b, ni, ins, nin);
+  if (strcmp(op, "MatMul") == 0)
+    return matmul(b, ni, ins, nin);
+  if (strcmp(op, "Softmax") == 0 || strcmp(op, "LogSoftmax") == 0)
+    return softmax(b, ni, ins, op[0] == 'L');
+  if (strcmp(op, "Concat") == 0)
+    return concat(b, ni, ins, nin);
+  if (strcmp(op, "Transpose") == 0)
+    return transpose(b, ni, ins);
+  if (strcmp(op, "BatchNormalization") == 0)
+    return batchnorm(b, ni, ins, nin);
+  int r = binary(b, ni, ins, nin);
+  if (r != 1)
+    return r;
+  return eltwise(b, ni, ins);
+}

@@ -1,0 +1,610 @@
+/*
+ * engine.c - the engine's lifetime, its shape-independent rewrites, the
+ * plan cache and the execution loop.  See engine.h for the design.
+ *
+ * Locks: e->lock guards the plan list (held while a plan is built, so two
+ * first executions with the same shapes build it once); each plan's lock
+ * guards its free list of instances.  Order: e->lock before plan->lock.
+ */
+#include "model/engine/engine_internal.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/env.h"
+#include "common/log.h"
+
+/* Plans kept per model: one per set of input shapes; the oldest unused one
+ * goes when a new one would pass this. */
+#define ENG_MAX_PLANS 8
+
+/* ---- selection ----------------------------------------------------------- */
+
+static pthread_once_t select_once = PTHREAD_ONCE_INIT;
+static int engine_on = 1;
+
+static void select_read(void) {
+  const char *v = getenv("OPENACL_MODEL_ENGINE");
+  if (v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0)
+    engine_on = 1;
+  else if (strcmp(v, "reference") == 0)
+    engine_on = 0;
+  else
+    ACL__LOGW(ACL__MOD_GE, "OPENACL_MODEL_ENGINE=\"%s\" is not one of auto, reference; using auto", v);
+}
+
+int acl__engine_enabled(void) {
+  pthread_once(&select_once, select_read);
+  return engine_on;
+}
+
+/* oneDNN's parallel loops use OpenMP; the calling thread's team size is
+ * its nthreads-var.  The symbol comes with libdnnl's OpenMP runtime, so it
+ * is looked up rather than linked (the library need not be built with
+ * -fopenmp, and clang builds must not pull in a second OpenMP runtime). */
+static void (*omp_set_threads)(int);
+static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
+static void omp_lookup(void) {
+  *(void **)&omp_set_threads = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+}
+
+/* Engine executions running now, in the whole process. */
+static int engine_running;
+
+static void set_threads(int threads) {
+#if defined(__SANITIZE_THREAD__)
+  threads = 1; /* libgomp is not instrumented: a team would only produce false reports */
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+  threads = 1;
+#endif
+#endif
+  pthread_once(&omp_once, omp_lookup);
+  if (omp_set_threads != NULL)
+    omp_set_threads(threads > 0 ? threads : 1);
+}
+
+acl__op_fn acl__eng_kernel(const acl__engine *e, const acl__graph_node *n) {
+  int dflt = n->domain[0] == '\0' || strcmp(n->domain, "ai.onnx") == 0;
+  return acl__op_lookup_domain(n->domain, n->op_type, dflt ? e->opset : acl__graph_opset_version(e->g, n->domain));
+}
+
+/* Values the engine does not carry (its values are dense numeric tensors). */
+static int needs_reference(const acl__graph *g) {
+  for (size_t i = 0; i < g->n_tensors; i++)
+    if (g->tensors[i].onnx_type == ACL__ONNX_STRING)
+      return 1;
+  for (size_t i = 0; i < g->n_nodes; i++) {
+    const char *op = g->nodes[i].op_type;
+    if (strstr(op, "Sequence") != NULL || strcmp(op, "StringNormalizer") == 0 || strcmp(op, "Optional") == 0 ||
+        strcmp(op, "OptionalGetElement") == 0 || strcmp(op, "OptionalHasElement") == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* ---- rewrites ------------------------------------------------------------ */
+
+int acl__eng_resolve(const acl__engine *e, int v) {
+  while (v >= 0 && v < (int)e->g->n_tensors && e->alias[v] >= 0)
+    v = e->alias[v];
+  return v;
+}
+
+static const acl__graph_attr *node_attr(const acl__graph_node *n, const char *name) {
+  for (size_t i = 0; i < n->n_attrs; i++)
+    if (strcmp(n->attrs[i].name, name) == 0)
+      return &n->attrs[i];
+  return NULL;
+}
+
+static int is_op(const acl__graph_node *n, const char *op) {
+  return n->domain[0] == '\0' && strcmp(n->op_type, op) == 0;
+}
+
+/* A float32 initializer (not an input a caller could feed) of `count` elements, or NULL. */
+static const float *const_f32(const acl__engine *e, int v, int64_t count) {
+  if (v < 0)
+    return NULL;
+  const acl__graph_tensor *t = &e->g->tensors[v];
+  if (t->kind != ACL__TENSOR_INITIALIZER || t->onnx_type != ACL__ONNX_FLOAT || t->data == NULL)
+    return NULL;
+  if (count >= 0 && (int64_t)(t->data_size / sizeof(float)) != count)
+    return NULL;
+  return (const float *)t->data;
+}
+
+/* The only node reading value v, if exactly one node reads it once and it is
+ * no graph output; else -1. */
+static int sole_consumer(const acl__engine *e, int v) {
+  if (e->consumers[v] != 1)
+    return -1;
+  const acl__graph *g = e->g;
+  for (size_t i = 0; i < g->n_nodes; i++) {
+    if (e->dead[i])
+      continue;
+    for (size_t k = 0; k < g->nodes[i].n_inputs; k++)
+      if (acl__eng_resolve(e, g->nodes[i].inputs[k]) == v)
+        return (int)i;
+  }
+  return -1;
+}
+
+static int add_extra(acl__engine *e, int rank, const int64_t *dims) {
+  acl__tensor *x = realloc(e->extra, (size_t)(e->n_extra + 1) * sizeof(*x));
+  if (x == NULL)
+    return -1;
+  e->extra = x;
+  memset(&x[e->n_extra], 0, sizeof(x[0]));
+  if (acl__tensor_alloc(&x[e->n_extra], ACL__ONNX_FLOAT, rank, dims) != 0)
+    return -1;
+  return (int)e->g->n_tensors + e->n_extra++;
+}
+
+/* Conv followed by BatchNormalization (inference) with constant weights:
+ * W' = W * s, b' = (b - mean) * s + beta with s = gamma / sqrt(var + eps),
+ * per output channel.  The BN node is removed. */
+static int fold_bn(acl__engine *e, int ci) {
+  const acl__graph *g = e->g;
+  const acl__graph_node *c = &g->nodes[ci];
+  if (!is_op(c, "Conv") || c->n_inputs < 2 || c->n_outputs != 1)
+    return 0;
+  int y = c->outputs[0];
+  int bi = sole_consumer(e, y);
+  if (bi < 0)
+    return 0;
+  const acl__graph_node *bn = &g->nodes[bi];
+  if (!is_op(bn, "BatchNormalization") || bn->n_inputs != 5 || acl__eng_resolve(e, bn->inputs[0]) != y)
+    return 0;
+  for (size_t k = 1; k < bn->n_outputs; k++)
+    if (bn->outputs[k] >= 0)
+      return 0;
+  const acl__graph_attr *tm = node_attr(bn, "training_mode");
+  if (tm != NULL && tm->i != 0)
+    return 0;
+  const acl__graph_tensor *wt = &g->tensors[c->inputs[1]];
+  if (wt->rank < 3 || wt->dims[0].value <= 0)
+    return 0;
+  int64_t oc = wt->dims[0].value;
+  int64_t wn = acl__graph_numel(wt);
+  const float *w = const_f32(e, c->inputs[1], wn);
+  const float *b = c->n_inputs > 2 && c->inputs[2] >= 0 ? const_f32(e, c->inputs[2], oc) : NULL;
+  if (w == NULL || (c->n_inputs > 2 && c->inputs[2] >= 0 && b == NULL))
+    return 0;
+  const float *gam = const_f32(e, bn->inputs[1], oc), *bet = const_f32(e, bn->inputs[2], oc);
+  const float *mean = const_f32(e, bn->inputs[3], oc), *var = const_f32(e, bn->inputs[4], oc);
+  if (gam == NULL || bet == NULL || mean == NULL || var == NULL)
+    return 0;
+  const acl__graph_attr *ea = node_attr(bn, "epsilon");
+  double eps = ea != NULL ? ea->f : 1e-5;
+  int64_t wd[ACL__EXEC_MAX_RANK];
+  for (int k = 0; k < wt->rank; k++)
+    wd[k] = wt->dims[k].value;
+  int nw = add_extra(e, wt->rank, wd);
+  int nb = nw < 0 ? -1 : add_extra(e, 1, &oc);
+  if (nb < 0)
+    return -1;
+  float *w2 = e->extra[nw - (int)g->n_tensors].data, *b2 = e->extra[nb - (int)g->n_tensors].data;
+  int64_t per = wn / oc;
+  for (int64_t o = 0; o < oc; o++) {
+    double s = gam[o] / sqrt((double)var[o] + eps);
+    for (int64_t i = 0; i < per; i++)
+      w2[o * per + i] = (float)(w[o * per + i] * s);
+    b2[o] = (float)(((b != NULL ? b[o] : 0.0) - mean[o]) * s + bet[o]);
+  }
+  e->conv_w[ci] = nw;
+  e->conv_b[ci] = nb;
+  e->dead[bi] = 1;
+  e->alias[bn->outputs[0]] = y;
+  e->folded++;
+  return 0;
+}
+
+static int rewrite(acl__engine *e) {
+  const acl__graph *g = e->g;
+  /* Identity, and Dropout in inference (its mask output unused) */
+  for (size_t i = 0; i < g->n_nodes; i++) {
+    const acl__graph_node *n = &g->nodes[i];
+    int drop = is_op(n, "Dropout") && n->n_inputs == 1 && (n->n_outputs < 2 || n->outputs[1] < 0);
+    if ((is_op(n, "Identity") || drop) && n->n_inputs >= 1 && n->inputs[0] >= 0 && n->outputs[0] >= 0 &&
+        !g->tensors[n->outputs[0]].is_graph_output) {
+      e->dead[i] = 1;
+      e->alias[n->outputs[0]] = n->inputs[0];
+      e->folded++;
+    }
+  }
+  for (size_t i = 0; i < g->n_nodes; i++)
+    if (!e->dead[i])
+      for (size_t k = 0; k < g->nodes[i].n_inputs; k++) {
+        int v = acl__eng_resolve(e, g->nodes[i].inputs[k]);
+        if (v >= 0)
+          e->consumers[v]++;
+      }
+  for (size_t k = 0; k < g->n_outputs; k++)
+    e->consumers[acl__eng_resolve(e, g->outputs[k])]++;
+  for (size_t i = 0; i < g->n_nodes; i++)
+    if (!e->dead[i] && fold_bn(e, (int)i) != 0)
+      return -1;
+  return 0;
+}
+
+int acl__engine_create(const acl__graph *g, acl__engine **out, acl__diags *diags) {
+  *out = NULL;
+  int rc = acl__exec_check_supported(g, diags); /* every node has a reference kernel */
+  if (rc != 0)
+    return rc;
+  acl__engine *e = calloc(1, sizeof(*e));
+  size_t nt = g->n_tensors ? g->n_tensors : 1, nn = g->n_nodes ? g->n_nodes : 1;
+  if (e != NULL) {
+    e->g = g;
+    e->opset = acl__graph_opset_version(g, "");
+    e->dead = calloc(nn, 1);
+    e->alias = malloc(nt * sizeof(int));
+    e->consumers = calloc(nt, sizeof(int));
+    e->conv_w = malloc(nn * sizeof(int));
+    e->conv_b = malloc(nn * sizeof(int));
+    pthread_mutex_init(&e->lock, NULL);
+  }
+  if (e == NULL || e->dead == NULL || e->alias == NULL || e->consumers == NULL || e->conv_w == NULL ||
+      e->conv_b == NULL)
+    goto oom;
+  for (size_t i = 0; i < nt; i++)
+    e->alias[i] = -1;
+  for (size_t i = 0; i < nn; i++)
+    e->conv_w[i] = e->conv_b[i] = -1;
+  dnnl_status_t s = dnnl_engine_create(&e->dnnl, dnnl_cpu, 0);
+  if (s != dnnl_success) {
+    acl__diags_add(diags, ACL__DIAG_ERROR, ACL_ERROR_BAD_ALLOC, "", "oneDNN could not create a CPU engine: %s",
+                   acl__eng_status(s));
+    acl__engine_destroy(e);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  e->reference_only = needs_reference(g);
+  if (!e->reference_only && rewrite(e) != 0)
+    goto oom;
+  *out = e;
+  return 0;
+oom:
+  acl__diags_add(diags, ACL__DIAG_ERROR, ACL_ERROR_BAD_ALLOC, "", "out of memory preparing the model's engine");
+  acl__engine_destroy(e);
+  return ACL_ERROR_BAD_ALLOC;
+}
+
+void acl__engine_destroy(acl__engine *e) {
+  if (e == NULL)
+    return;
+  while (e->plans != NULL) {
+    eng_plan *p = e->plans;
+    e->plans = p->next;
+    acl__eng_plan_free(p);
+  }
+  for (int i = 0; i < e->n_extra; i++)
+    acl__tensor_release(&e->extra[i]);
+  free(e->extra);
+  free(e->dead);
+  free(e->alias);
+  free(e->consumers);
+  free(e->conv_w);
+  free(e->conv_b);
+  if (e->dnnl != NULL)
+    dnnl_engine_destroy(e->dnnl);
+  pthread_mutex_destroy(&e->lock);
+  free(e);
+}
+
+void acl__engine_get_stats(acl__engine *e, acl__engine_stats *st) {
+  pthread_mutex_lock(&e->lock);
+  *st = e->last;
+  st->plans = e->n_plans;
+  pthread_mutex_unlock(&e->lock);
+}
+
+/* ---- the plan cache ------------------------------------------------------ */
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int64_t *make_key(const acl__tensor *in, size_t n, size_t *len) {
+  size_t l = 0;
+  for (size_t i = 0; i < n; i++)
+    l += 2 + (size_t)(in[i].rank > 0 ? in[i].rank : 0);
+  int64_t *k = malloc((l ? l : 1) * sizeof(*k));
+  if (k == NULL)
+    return NULL;
+  size_t j = 0;
+  for (size_t i = 0; i < n; i++) {
+    k[j++] = in[i].onnx_type;
+    k[j++] = in[i].rank;
+    for (int d = 0; d < in[i].rank; d++)
+      k[j++] = in[i].dims[d];
+  }
+  *len = l;
+  return k;
+}
+
+static void stats_of(acl__engine *e, const eng_plan *p) {
+  acl__engine_stats *st = &e->last;
+  memset(st, 0, sizeof(*st));
+  st->steps = (size_t)p->n_steps;
+  for (int i = 0; i < p->n_steps; i++) {
+    if (p->steps[i].kind == STEP_PRIM)
+      st->dnnl_steps++;
+    else
+      st->ref_steps++;
+  }
+  st->fused = e->folded + p->fused;
+  st->arena_bytes = p->arena_bytes;
+  st->fallback = p->fallback;
+}
+
+/* The plan for these inputs, built if new.  NULL with a diag on failure. */
+static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int *rc, acl__diags *diags) {
+  size_t len = 0;
+  int64_t *key = make_key(in, n, &len);
+  if (key == NULL) {
+    *rc = ACL_ERROR_BAD_ALLOC;
+    acl__diags_add(diags, ACL__DIAG_ERROR, *rc, "", "out of memory");
+    return NULL;
+  }
+  pthread_mutex_lock(&e->lock);
+  eng_plan *p, **pp;
+  for (pp = &e->plans; (p = *pp) != NULL; pp = &p->next)
+    if (p->key_len == len && memcmp(p->key, key, len * sizeof(*key)) == 0)
+      break;
+  if (p != NULL) {
+    /* most recently used first */
+    *pp = p->next;
+    p->next = e->plans;
+    e->plans = p;
+    free(key);
+  } else {
+    double t0 = now_ms();
+    *rc = acl__eng_plan_build(e, in, n, &p, diags);
+    if (*rc != 0) {
+      free(key);
+      pthread_mutex_unlock(&e->lock);
+      return NULL;
+    }
+    p->key = key;
+    p->key_len = len;
+    p->next = e->plans;
+    e->plans = p;
+    e->n_plans++;
+    stats_of(e, p);
+    e->last.build_ms = now_ms() - t0;
+    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu reference), %zu nodes fused, "
+              "arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps, e->last.ref_steps,
+              e->last.fused, p->arena_bytes, p->fallback ? ", runs on the reference executor" : "");
+    /* drop the least recently used plan nobody is running */
+    if (e->n_plans > ENG_MAX_PLANS) {
+      eng_plan **lp = NULL, *q, **qp;
+      for (qp = &e->plans; (q = *qp) != NULL; qp = &q->next)
+        if (q != p && q->refs == 0)
+          lp = qp;
+      if (lp != NULL) {
+        q = *lp;
+        *lp = q->next;
+        e->n_plans--;
+        acl__eng_plan_free(q);
+      }
+    }
+  }
+  p->refs++;
+  pthread_mutex_unlock(&e->lock);
+  return p;
+}
+
+static void put_plan(acl__engine *e, eng_plan *p) {
+  pthread_mutex_lock(&e->lock);
+  p->refs--;
+  pthread_mutex_unlock(&e->lock);
+}
+
+/* ---- execution ----------------------------------------------------------- */
+
+static int root_of(const eng_plan *p, int v) {
+  while (p->vals[v].kind == ENG_VIEW)
+    v = p->vals[v].base;
+  return v;
+}
+
+static void *val_ptr(const eng_plan *p, const eng_inst *in, int v) {
+  return in->ptr[root_of(p, v)];
+}
+
+static void view_tensor(const eng_plan *p, const eng_inst *in, int v, acl__tensor *t) {
+  const eng_val *x = &p->vals[v];
+  memset(t, 0, sizeof(*t));
+  t->onnx_type = x->onnx_type;
+  t->rank = x->rank;
+  memcpy(t->dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
+  t->size = (size_t)acl__op_numel(x->rank, x->dims) * acl__graph_onnx_elem_size(x->onnx_type);
+  t->data = val_ptr(p, in, v);
+}
+
+static int run_ref(acl__engine *e, eng_plan *p, eng_inst *in, int si, acl__diags *diags) {
+  const eng_step *s = &p->steps[si];
+  const acl__graph_node *n = &e->g->nodes[s->node];
+  acl__tensor views[16], *vt = views;
+  const acl__tensor *ins_small[16], **ins = ins_small;
+  acl__tensor outs_small[8], *outs = outs_small;
+  int rc = 0;
+  if (s->n_ins > 16) {
+    vt = calloc((size_t)s->n_ins, sizeof(*vt));
+    ins = calloc((size_t)s->n_ins, sizeof(*ins));
+  }
+  if (s->n_outs > 8)
+    outs = calloc((size_t)s->n_outs, sizeof(*outs));
+  if (vt == NULL || ins == NULL || outs == NULL) {
+    rc = ACL_ERROR_BAD_ALLOC;
+    acl__diags_add(diags, ACL__DIAG_ERROR, rc, "", "out of memory");
+    goto done;
+  }
+  memset(outs, 0, (size_t)s->n_outs * sizeof(*outs));
+  for (int k = 0; k < s->n_ins; k++) {
+    ins[k] = NULL;
+    if (s->ins[k] >= 0) {
+      view_tensor(p, in, s->ins[k], &vt[k]);
+      ins[k] = &vt[k];
+    }
+  }
+  acl__op_ctx ctx = {e->g, n, s->node, e->opset, ins, (size_t)s->n_ins, outs, (size_t)s->n_outs, diags};
+  rc = acl__eng_kernel(e, n)(&ctx);
+  for (int k = 0; k < s->n_outs; k++) {
+    int v = s->outs[k];
+    if (rc == 0 && v >= 0) {
+      const eng_val *x = &p->vals[v];
+      if (outs[k].data == NULL || outs[k].onnx_type != x->onnx_type || outs[k].rank != x->rank ||
+          memcmp(outs[k].dims, x->dims, sizeof(int64_t) * (size_t)x->rank) != 0)
+        rc = acl__op_fail(&ctx, ACL_ERROR_INVALID_PARAM,
+                          "output %d came out with another type or shape than planned for these input shapes", k);
+    }
+    if (rc == 0 && v >= 0) {
+      in->heap[v] = outs[k];
+      in->ptr[v] = outs[k].data;
+    } else {
+      acl__tensor_release(&outs[k]);
+    }
+  }
+done:
+  if (vt != views)
+    free(vt);
+  if (ins != ins_small)
+    free((void *)ins);
+  if (outs != outs_small)
+    free(outs);
+  return rc;
+}
+
+/* HEAP values whose last reader was step si are freed after it. */
+static void free_dead(eng_plan *p, eng_inst *in, int si) {
+  const eng_step *s = &p->steps[si];
+  int n = s->kind == STEP_REF ? s->n_ins : s->n_args;
+  for (int k = 0; k < n; k++) {
+    int v = s->kind == STEP_REF ? s->ins[k] : s->args[k].val;
+    if (v < 0)
+      continue;
+    v = root_of(p, v);
+    if (p->vals[v].kind == ENG_HEAP && p->vals[v].last == si && in->heap[v].data != NULL) {
+      acl__tensor_release(&in->heap[v]);
+      in->ptr[v] = NULL;
+    }
+  }
+}
+
+static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor *inputs, acl__tensor *outputs,
+                    size_t n_outputs, acl__diags *diags) {
+  int rc = 0;
+  for (int v = 0; v < p->n_vals; v++)
+    if (p->vals[v].kind == ENG_INPUT)
+      in->ptr[v] = inputs[p->vals[v].input].data;
+  for (int si = 0; rc == 0 && si < p->n_steps; si++) {
+    eng_step *s = &p->steps[si];
+    if (s->kind == STEP_REF) {
+      rc = run_ref(e, p, in, si, diags);
+    } else {
+      for (int k = 0; k < s->n_args; k++) {
+        int r = root_of(p, s->args[k].val);
+        if (p->vals[r].kind == ENG_INPUT || p->vals[r].kind == ENG_HEAP)
+          dnnl_memory_set_data_handle(in->mem[s->args[k].val], in->ptr[r]);
+      }
+      dnnl_status_t st = dnnl_primitive_execute(s->prim, in->stream, s->n_args + (s->scratch > 0),
+                                                in->args[si]);
+      if (st != dnnl_success) {
+        rc = ACL_ERROR_FAILURE;
+        acl__diags_add(diags, ACL__DIAG_ERROR, rc, "", "oneDNN %s failed: %s", s->what, acl__eng_status(st));
+      }
+    }
+    free_dead(p, in, si);
+  }
+  if (rc == 0)
+    dnnl_stream_wait(in->stream);
+  for (size_t k = 0; rc == 0 && k < n_outputs; k++) {
+    int v = p->outputs[k];
+    const eng_val *x = &p->vals[v];
+    if (acl__tensor_alloc(&outputs[k], x->onnx_type, x->rank, x->dims) != 0) {
+      rc = ACL_ERROR_BAD_ALLOC;
+      acl__diags_add(diags, ACL__DIAG_ERROR, rc, e->g->tensors[e->g->outputs[k]].name, "out of memory");
+      break;
+    }
+    const void *src = x->kind == ENG_CONST ? x->konst.data : val_ptr(p, in, v);
+    if (outputs[k].size > 0)
+      memcpy(outputs[k].data, src, outputs[k].size);
+  }
+  if (rc != 0)
+    for (size_t k = 0; k < n_outputs; k++)
+      acl__tensor_release(&outputs[k]);
+  /* a failed run may leave HEAP values behind */
+  for (int v = 0; v < p->n_vals; v++)
+    if (in->heap[v].data != NULL) {
+      acl__tensor_release(&in->heap[v]);
+      in->ptr[v] = NULL;
+    }
+  return rc;
+}
+
+int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
+                    size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags) {
+  const acl__graph *g = e->g;
+  if (!acl__engine_enabled() || e->reference_only)
+    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags);
+  for (size_t i = 0; i < n_outputs; i++)
+    memset(&outputs[i], 0, sizeof(outputs[i]));
+  if (n_inputs != g->n_inputs || n_outputs != g->n_outputs)
+    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* it reports the mismatch */
+  int rc = 0;
+  eng_plan *p = get_plan(e, inputs, n_inputs, &rc, diags);
+  if (p == NULL)
+    return rc;
+  if (p->fallback) {
+    put_plan(e, p);
+    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags);
+  }
+  /* the caller's work memory, when it fits and no other execution uses it */
+  eng_inst *in = NULL;
+  int zero = 0;
+  if (work != NULL && ((uintptr_t)work % 64) == 0 && p->arena_bytes <= work_size &&
+      __atomic_compare_exchange_n(&e->work_busy, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+    in = acl__eng_inst_create(e, p, work);
+    if (in == NULL)
+      __atomic_store_n(&e->work_busy, 0, __ATOMIC_RELEASE);
+  }
+  if (in == NULL) {
+    pthread_mutex_lock(&p->lock);
+    in = p->free;
+    if (in != NULL)
+      p->free = in->next;
+    pthread_mutex_unlock(&p->lock);
+  }
+  if (in == NULL)
+    in = acl__eng_inst_create(e, p, NULL);
+  if (in == NULL) {
+    put_plan(e, p);
+    acl__diags_add(diags, ACL__DIAG_ERROR, ACL_ERROR_BAD_ALLOC, "",
+                   "out of memory for the model's working memory (%zu bytes)", p->arena_bytes);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  /* executions running at once share the budget instead of each taking all of it */
+  int running = __atomic_add_fetch(&engine_running, 1, __ATOMIC_RELAXED);
+  set_threads(threads / running > 0 ? threads / running : 1);
+  rc = run_plan(e, p, in, inputs, outputs, n_outputs, diags);
+  __atomic_sub_fetch(&engine_running, 1, __ATOMIC_RELAXED);
+  if (in->external) {
+    acl__eng_inst_free(p, in);
+    __atomic_store_n(&e->work_busy, 0, __ATOMIC_RELEASE);
+  } else {
+    pthread_mutex_lock(&p->lock);
+    in->next = p->free;
+    p->free = in;
+    pthread_mutex_unlock(&p->lock);
+  }
+  put_plan(e, p);
+  return rc;
+}

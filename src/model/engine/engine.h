@@ -1,0 +1,71 @@
+/*
+ * engine.h - the optimised model engine: runs an acl__graph with oneDNN
+ * for the heavy operators and the reference kernels (src/model/ops/) for
+ * everything else.  aclmdlExecute uses it; the reference executor (exec.h)
+ * stays the correctness baseline and the fallback.
+ *
+ * Two stages:
+ *  - acl__engine_create (at aclmdlLoad*): graph rewrites that do not depend
+ *    on input shapes: Identity/Dropout removed, BatchNormalization folded into
+ *    the convolution before it.
+ *  - a plan per set of input shapes, built at the first execution with those
+ *    shapes and cached: shape inference, constant folding, fusions (a
+ *    convolution with the residual Add and the activation after it), layout
+ *    choice (oneDNN's blocked layouts between oneDNN operators, reorders at
+ *    the boundaries), weights reordered once, primitives created, and a
+ *    static memory plan (one arena per execution, buffers reused by
+ *    liveness).  A plan the engine cannot build (an operator whose output
+ *    shape depends on tensor values it cannot know in advance, say) makes
+ *    the execution use the reference executor instead: slower, never wrong.
+ *
+ * Thread budget: oneDNN runs its parallel loops on OpenMP threads; the
+ * caller passes the device's executor count as the budget, and executions
+ * running at the same time divide it between them, so models use the
+ * device's threads and not more.
+ *
+ * Thread safety: one engine may run on several threads at once; each
+ * execution takes its own arena and oneDNN memory objects ("instance") from
+ * a pool kept per plan.
+ */
+#ifndef OPENACL_MODEL_ENGINE_ENGINE_H
+#define OPENACL_MODEL_ENGINE_ENGINE_H
+
+#include <stddef.h>
+
+#include "common/diag.h"
+#include "model/exec.h"
+#include "model/graph.h"
+
+typedef struct acl__engine acl__engine;
+
+/* Prepares `g` (which must outlive the engine).  Returns 0 with *out set, or
+ * ACL_ERROR_BAD_ALLOC.  Never fails for a graph the reference executor can
+ * run: what the engine cannot do is left to the reference kernels. */
+int acl__engine_create(const acl__graph *g, acl__engine **out, acl__diags *diags);
+void acl__engine_destroy(acl__engine *e);
+
+/* Runs the graph; the same contract as acl__exec_run (exec.h): `inputs` are
+ * read in place, `outputs` receive new owned tensors.  `work` (may be NULL):
+ * the caller's working memory (aclmdlLoadFrom*WithMem), used as the arena of
+ * one execution at a time when the plan's arena fits in `work_size`. */
+int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
+                    size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags);
+
+/* Which executor OPENACL_MODEL_ENGINE selects: 1 for the engine (default,
+ * "auto"), 0 for the reference executor ("reference").  Read once. */
+int acl__engine_enabled(void);
+
+/* Statistics of the last plan built, for tests and the log. */
+typedef struct acl__engine_stats {
+  size_t plans;          /* plans cached */
+  size_t steps;          /* steps of the newest plan */
+  size_t dnnl_steps;     /* of which oneDNN primitives (reorders included) */
+  size_t ref_steps;      /* of which reference kernels */
+  size_t fused;          /* nodes fused into another (BN folds, adds, activations) */
+  size_t arena_bytes;    /* the newest plan's arena */
+  int fallback;          /* the newest input shapes run on the reference executor */
+  double build_ms;       /* time the newest plan took to build */
+} acl__engine_stats;
+void acl__engine_get_stats(acl__engine *e, acl__engine_stats *st);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * engine_internal.h - what the engine's files share: the rewritten graph
+ * (engine.c), plans (plan.c) and the oneDNN operator builders (dnnl_ops.c).
+ *
+ * Values.  Every tensor of the graph is a value, indexed like the graph's
+ * tensor table; rewrites and plans append values of their own (folded
+ * weights, reordered copies, views).  Within a plan each value has a shape,
+ * a type and a storage:
+ *   CONST  data known when the plan is built (initializers, folded nodes)
+ *   INPUT  the caller's input buffer, read in place
+ *   ARENA  a slice of the execution's arena, at a planned offset
+ *   HEAP   produced by a reference kernel, which allocates its own output;
+ *          freed after its last use
+ *   VIEW   the bytes of another value (`base`) under another shape (Reshape,
+ *          Flatten, Squeeze, Unsqueeze, Identity) or written in place (a
+ *          convolution accumulating into its residual input)
+ * and a oneDNN memory descriptor: plain row-major unless a oneDNN primitive
+ * chose a blocked layout for it.
+ */
+#ifndef OPENACL_MODEL_ENGINE_ENGINE_INTERNAL_H
+#define OPENACL_MODEL_ENGINE_ENGINE_INTERNAL_H
+
+#include <dnnl.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "model/engine/engine.h"
+#include "model/ops/ops.h"
+
+enum { ENG_CONST = 1, ENG_INPUT, ENG_ARENA, ENG_HEAP, ENG_VIEW };
+
+typedef struct eng_val {
+  int kind;                 /* ENG_*; 0 until the plan defines it */
+  int onnx_type;
+  int rank;
+  int64_t dims[ACL__EXEC_MAX_RANK];
+  acl__tensor konst;        /* CONST: the data (owned when konst.owned) */
+  int input;                /* INPUT: index into the graph's inputs */
+  int base;                 /* VIEW: the value whose bytes these are */
+  dnnl_memory_desc_t md;    /* its layout; md.ndims == 0 when oneDNN cannot describe it */
+  int plain;                /* dense row-major */
+  size_t bytes;             /* ARENA: bytes; CONST/INPUT/HEAP: numel x element size */
+  size_t offset;            /* ARENA: offset in the arena */
+  int first, last;          /* steps that define and last read it (-1: none) */
+  int plain_copy;           /* a plain reorder of this value, or -1 */
+  int graph_output;         /* read by the caller after the run */
+} eng_val;
+
+enum { STEP_PRIM = 1, STEP_REF };
+
+typedef struct eng_arg {
+  int arg;   /* DNNL_ARG_* */
+  int val;
+} eng_arg;
+
+typedef struct eng_step {
+  int kind;
+  /* PRIM */
+  dnnl_primitive_t prim;
+  eng_arg *args;
+  int n_args;
+  size_t scratch;           /* bytes of scratchpad it needs (given from the arena) */
+  const char *what;         /* op type for messages */
+  /* REF */
+  int node;                 /* graph node index */
+  int *ins;                 /* value per node input (-1 omitted) */
+  int n_ins;
+  int *outs;
+  int n_outs;
+} eng_step;
+
+/* One execution's private state: arena, oneDNN memory objects and stream. */
+typedef struct eng_inst {
+  struct eng_inst *next;     /* in the plan's free list */
+  void *arena;
+  int external;              /* the arena is the caller's work memory: not freed, not pooled */
+  dnnl_stream_t stream;
+  dnnl_memory_t *mem;        /* per value, created for values a primitive reads or writes */
+  dnnl_memory_t scratch_mem; /* the scratchpad, at the arena's end */
+  void **ptr;                /* per value: its bytes in this execution */
+  acl__tensor *heap;         /* per value: HEAP tensors alive in this execution */
+  dnnl_exec_arg_t **args;    /* per step: the argument array for dnnl_primitive_execute */
+} eng_inst;
+
+typedef struct eng_plan {
+  struct eng_plan *next;
+  int64_t *key;              /* rank and dims of every input, flattened */
+  size_t key_len;
+  eng_val *vals;
+  int n_vals, cap_vals;
+  eng_step *steps;
+  int n_steps, cap_steps;
+  int *outputs;              /* value holding each graph output (plain) */
+  int n_outputs;
+  int refs;                  /* executions using it (under the engine's lock) */
+  size_t arena_bytes;        /* buffers + scratchpad */
+  size_t scratch_offset;
+  size_t scratch_bytes;
+  int fallback;              /* run this shape on the reference executor */
+  size_t fused;
+  pthread_mutex_t lock;      /* guards `free` */
+  eng_inst *free;
+} eng_plan;
+
+struct acl__engine {
+  const acl__graph *g;
+  int64_t opset;
+  dnnl_engine_t dnnl;
+  /* Rewrites: per node, 1 when removed (Identity, Dropout, a BN folded into
+   * its convolution); `alias[v]` redirects a removed node's output value to
+   * the value it equals.  Folded weights live in `extra` (values n_tensors..). */
+  char *dead;
+  int *alias;
+  acl__tensor *extra;
+  int n_extra;
+  int *conv_w, *conv_b;      /* per node: replacement weight/bias value (-1 none) */
+  int *consumers;            /* per value: how many node inputs read it (+1 for graph outputs) */
+  size_t folded;
+  int reference_only;        /* strings or sequences: the reference executor runs it all */
+  int work_busy;             /* an execution uses the caller's work memory (atomic) */
+  pthread_mutex_t lock;      /* guards the plan list */
+  eng_plan *plans;
+  size_t n_plans;
+  acl__engine_stats last;
+};
+
+/* The reference kernel of node n (acl__exec_check_supported vouched for it). */
+acl__op_fn acl__eng_kernel(const acl__engine *e, const acl__graph_node *n);
+
+/* plan.c */
+int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, eng_plan **out,
+                        acl__diags *diags);
+void acl__eng_plan_free(eng_plan *p);
+void acl__eng_inst_free(eng_plan *p, eng_inst *in);
+/* arena: the caller's memory of at least p->arena_bytes, or NULL to allocate one */
+eng_inst *acl__eng_inst_create(acl__engine *e, eng_plan *p, void *arena);
+
+/* dnnl_ops.c: create the primitive(s) for graph node `ni` in plan `p`, or
+ * return 1 when oneDNN does not take this node (the plan then runs the
+ * reference kernel), or an ACL error code.  May fuse the following nodes
+ * (marking them in `skip`). */
+typedef struct eng_build {
+  acl__engine *e;
+  eng_plan *p;
+  char *skip;                /* per node: fused into an earlier step */
+  int *uses_left;            /* per value: node reads still to come */
+  acl__diags *diags;
+} eng_build;
+int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin);
+
+/* plan.c helpers used by dnnl_ops.c */
+int acl__eng_val_new(eng_plan *p);
+int acl__eng_resolve(const acl__engine *e, int v);          /* follows rewrite aliases */
+eng_step *acl__eng_step_new(eng_plan *p);
+int acl__eng_plain(eng_build *b, int v);                     /* a plain version of v (reorder step if needed) */
+int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
+                       const char *what);
+void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims);
+int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md); /* new ARENA value in md */
+const char *acl__eng_status(dnnl_status_t s);
+
+#endif

@@ -1,0 +1,580 @@
+/*
+ * engine.c - the optimised model engine (src/model/engine/) against the
+ * reference executor (tests unit/engine/...).
+ *
+ * Each test builds a small graph in memory, the shapes real models use
+ * (a residual block with batch norms, a depthwise block with Clip, a
+ * transformer-style MatMul + bias + Softmax, concatenations of blocked and
+ * plain tensors, pooling with ceil mode and padding), runs it on both
+ * executors with the same random inputs, and compares every output
+ * (rtol 1e-4, atol 1e-5).  It also checks what the engine did with it:
+ * which nodes were fused, that no reference kernel was needed where oneDNN
+ * should run, that value-dependent shapes fall back to the reference
+ * executor, that a plan is built per input shape, and that one engine runs
+ * on several threads at once.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "model/engine/engine.h"
+#include "model/exec.h"
+#include "model/graph.h"
+
+/* ---- a graph builder ---------------------------------------------------------- */
+
+typedef struct gb {
+  acl__graph *g;
+  unsigned seed;
+} gb;
+
+static gb gb_new(int64_t opset) {
+  gb b = {calloc(1, sizeof(acl__graph)), 12345u};
+  b.g->ir_version = 8;
+  b.g->opsets = calloc(1, sizeof(acl__graph_opset));
+  b.g->opsets[0].domain = strdup("");
+  b.g->opsets[0].version = opset;
+  b.g->n_opsets = 1;
+  return b;
+}
+
+static float rnd(gb *b) {
+  b->seed = b->seed * 1103515245u + 12345u;
+  return (float)((b->seed >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+static int gb_tensor(gb *b, const char *name, acl__graph_tensor_kind kind, int type, int rank, const int64_t *dims) {
+  acl__graph *g = b->g;
+  g->tensors = realloc(g->tensors, (g->n_tensors + 1) * sizeof(*g->tensors));
+  acl__graph_tensor *t = &g->tensors[g->n_tensors];
+  memset(t, 0, sizeof(*t));
+  t->name = strdup(name);
+  t->kind = kind;
+  t->producer = -1;
+  t->onnx_type = type;
+  t->dtype = acl__graph_onnx_to_acl(type);
+  t->rank = rank;
+  if (rank > 0) {
+    t->dims = calloc((size_t)rank, sizeof(*t->dims));
+    for (int k = 0; k < rank; k++)
+      t->dims[k].value = dims[k];
+  }
+  return (int)g->n_tensors++;
+}
+
+/* A float graph input; -1 dims are symbolic. */
+static int gb_input(gb *b, const char *name, int rank, const int64_t *dims) {
+  int t = gb_tensor(b, name, ACL__TENSOR_INPUT, ACL__ONNX_FLOAT, rank, dims);
+  b->g->inputs = realloc(b->g->inputs, (b->g->n_inputs + 1) * sizeof(int));
+  b->g->inputs[b->g->n_inputs++] = t;
+  return t;
+}
+
+/* A constant: given data, or random floats in [lo, lo + span). */
+static int gb_const(gb *b, const char *name, int type, int rank, const int64_t *dims, const void *data, float lo,
+                    float span) {
+  int t = gb_tensor(b, name, ACL__TENSOR_INITIALIZER, type, rank, dims);
+  acl__graph_tensor *x = &b->g->tensors[t];
+  int64_t n = 1;
+  for (int k = 0; k < rank; k++)
+    n *= dims[k];
+  x->data_size = (size_t)n * acl__graph_onnx_elem_size(type);
+  x->data = malloc(x->data_size ? x->data_size : 1);
+  if (data != NULL)
+    memcpy(x->data, data, x->data_size);
+  else
+    for (int64_t i = 0; i < n; i++)
+      ((float *)x->data)[i] = lo + span * (rnd(b) + 1.0f) / 2.0f;
+  return t;
+}
+
+static int gb_w(gb *b, const char *name, int rank, const int64_t *dims) {
+  return gb_const(b, name, ACL__ONNX_FLOAT, rank, dims, NULL, -0.5f, 1.0f);
+}
+
+/* A node with inputs `ins` (-1: omitted) and one new output tensor; returns its tensor. */
+static int gb_node(gb *b, const char *op, const int *ins, size_t n_in, const char *out) {
+  acl__graph *g = b->g;
+  int t = gb_tensor(b, out, ACL__TENSOR_NODE_OUTPUT, 0, -1, NULL);
+  g->nodes = realloc(g->nodes, (g->n_nodes + 1) * sizeof(*g->nodes));
+  acl__graph_node *n = &g->nodes[g->n_nodes];
+  memset(n, 0, sizeof(*n));
+  n->name = strdup(out);
+  n->op_type = strdup(op);
+  n->domain = strdup("");
+  n->inputs = malloc((n_in ? n_in : 1) * sizeof(int));
+  memcpy(n->inputs, ins, n_in * sizeof(int));
+  n->n_inputs = n_in;
+  n->outputs = malloc(sizeof(int));
+  n->outputs[0] = t;
+  n->n_outputs = 1;
+  g->tensors[t].producer = (int)g->n_nodes++;
+  return t;
+}
+
+static acl__graph_attr *gb_attr(gb *b, const char *name, acl__graph_attr_type type) {
+  acl__graph_node *n = &b->g->nodes[b->g->n_nodes - 1];
+  n->attrs = realloc(n->attrs, (n->n_attrs + 1) * sizeof(*n->attrs));
+  acl__graph_attr *a = &n->attrs[n->n_attrs++];
+  memset(a, 0, sizeof(*a));
+  a->name = strdup(name);
+  a->type = type;
+  return a;
+}
+
+static void gb_int(gb *b, const char *name, int64_t v) {
+  gb_attr(b, name, ACL__ATTR_INT)->i = v;
+}
+
+static void gb_float(gb *b, const char *name, float v) {
+  gb_attr(b, name, ACL__ATTR_FLOAT)->f = v;
+}
+
+static void gb_ints(gb *b, const char *name, size_t n, const int64_t *v) {
+  acl__graph_attr *a = gb_attr(b, name, ACL__ATTR_INTS);
+  a->count = n;
+  a->ints = malloc(n * sizeof(int64_t));
+  memcpy(a->ints, v, n * sizeof(int64_t));
+}
+
+static void gb_output(gb *b, int t) {
+  b->g->tensors[t].is_graph_output = 1;
+  b->g->outputs = realloc(b->g->outputs, (b->g->n_outputs + 1) * sizeof(int));
+  b->g->outputs[b->g->n_outputs++] = t;
+}
+
+/* Conv with pads (all sides) and stride, weights [oc, ic/group, k, k]. */
+static int conv(gb *b, const char *name, int x, int64_t ic, int64_t oc, int64_t k, int64_t pad, int64_t stride,
+                int64_t group, int bias) {
+  char wn[64], bn[64];
+  snprintf(wn, sizeof(wn), "%s.w", name);
+  snprintf(bn, sizeof(bn), "%s.b", name);
+  int w = gb_w(b, wn, 4, (int64_t[]){oc, ic / group, k, k});
+  int ins[3] = {x, w, bias ? gb_w(b, bn, 1, &oc) : -1};
+  int y = gb_node(b, "Conv", ins, bias ? 3 : 2, name);
+  gb_ints(b, "pads", 4, (int64_t[]){pad, pad, pad, pad});
+  gb_ints(b, "strides", 2, (int64_t[]){stride, stride});
+  if (group > 1)
+    gb_int(b, "group", group);
+  return y;
+}
+
+static int batchnorm(gb *b, const char *name, int x, int64_t c) {
+  char n[4][64];
+  const char *sfx[4] = {"scale", "bias", "mean", "var"};
+  for (int i = 0; i < 4; i++)
+    snprintf(n[i], sizeof(n[i]), "%s.%s", name, sfx[i]);
+  int ins[5] = {x, gb_const(b, n[0], ACL__ONNX_FLOAT, 1, &c, NULL, 0.5f, 1.0f), gb_w(b, n[1], 1, &c),
+                gb_w(b, n[2], 1, &c), gb_const(b, n[3], ACL__ONNX_FLOAT, 1, &c, NULL, 0.5f, 1.0f)};
+  int y = gb_node(b, "BatchNormalization", ins, 5, name);
+  gb_float(b, "epsilon", 1e-5f);
+  return y;
+}
+
+static int unary(gb *b, const char *op, int x, const char *name) {
+  return gb_node(b, op, &x, 1, name);
+}
+
+static int binary(gb *b, const char *op, int x, int y, const char *name) {
+  int ins[2] = {x, y};
+  return gb_node(b, op, ins, 2, name);
+}
+
+/* ---- running both executors ----------------------------------------------------- */
+
+typedef struct feed {
+  acl__tensor in[4];
+  size_t n;
+} feed;
+
+static void feed_add(feed *f, gb *b, int rank, const int64_t *dims) {
+  acl__tensor *t = &f->in[f->n++];
+  CHECK_INT_EQ(acl__tensor_alloc(t, ACL__ONNX_FLOAT, rank, dims), 0);
+  for (int64_t i = 0; i < acl__tensor_numel(t); i++)
+    ((float *)t->data)[i] = rnd(b);
+}
+
+static void feed_free(feed *f) {
+  for (size_t i = 0; i < f->n; i++)
+    acl__tensor_release(&f->in[i]);
+  f->n = 0;
+}
+
+/* Runs g on both executors with f and compares every output. */
+static void compare_run(acl__engine *e, const acl__graph *g, const feed *f) {
+  acl__tensor want[4] = {{0}}, got[4] = {{0}};
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__exec_run(g, f->in, f->n, want, g->n_outputs, &d), 0);
+  int rc = acl__engine_run(e, f->in, f->n, got, g->n_outputs, 2, NULL, 0, &d);
+  CHECK_INT_EQ(rc, 0);
+  if (rc != 0 && d.count > 0)
+    printf("engine: %s: %s\n", d.items[0].path, d.items[0].message);
+  for (size_t k = 0; rc == 0 && k < g->n_outputs; k++) {
+    CHECK_INT_EQ(got[k].onnx_type, want[k].onnx_type);
+    CHECK_INT_EQ(got[k].rank, want[k].rank);
+    CHECK(memcmp(got[k].dims, want[k].dims, sizeof(int64_t) * (size_t)want[k].rank) == 0);
+    int64_t n = acl__tensor_numel(&want[k]), bad = 0;
+    double worst = 0;
+    for (int64_t i = 0; i < n && got[k].onnx_type == ACL__ONNX_FLOAT; i++) {
+      double a = ((float *)got[k].data)[i], w = ((float *)want[k].data)[i];
+      double err = fabs(a - w);
+      if (err > 1e-5 + 1e-4 * fabs(w))
+        bad++;
+      if (err > worst)
+        worst = err;
+    }
+    if (bad)
+      printf("output %zu: %lld of %lld elements differ (max abs error %g)\n", k, (long long)bad, (long long)n,
+                worst);
+    CHECK_INT_EQ(bad, 0);
+  }
+  for (size_t k = 0; k < g->n_outputs; k++) {
+    acl__tensor_release(&want[k]);
+    acl__tensor_release(&got[k]);
+  }
+  acl__diags_free(&d);
+}
+
+static acl__engine *make_engine(const acl__graph *g) {
+  acl__engine *e = NULL;
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__engine_create(g, &e, &d), 0);
+  acl__diags_free(&d);
+  return e;
+}
+
+static acl__engine_stats stats(acl__engine *e) {
+  acl__engine_stats st;
+  acl__engine_get_stats(e, &st);
+  return st;
+}
+
+/* ---- tests ------------------------------------------------------------------------ */
+
+/* conv -> BN -> relu -> conv -> BN -> add(downsample conv) -> relu -> GAP ->
+ * flatten -> gemm: both BNs fold, relu, the residual add and the final relu fuse. */
+TEST(residual_block) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){2, 8, 10, 10});
+  int ds = conv(&b, "down", x, 8, 16, 1, 0, 1, 1, 1);
+  int h = unary(&b, "Relu", batchnorm(&b, "bn1", conv(&b, "c1", x, 8, 16, 3, 1, 1, 1, 0), 16), "r1");
+  int y = batchnorm(&b, "bn2", conv(&b, "c2", h, 16, 16, 3, 1, 1, 1, 0), 16);
+  y = unary(&b, "Relu", binary(&b, "Add", y, ds, "add"), "r2");
+  y = unary(&b, "Flatten", unary(&b, "GlobalAveragePool", y, "gap"), "flat");
+  int ins[3] = {y, gb_w(&b, "fc.w", 2, (int64_t[]){10, 16}), gb_w(&b, "fc.b", 1, (int64_t[]){10})};
+  y = gb_node(&b, "Gemm", ins, 3, "fc");
+  gb_int(&b, "transB", 1);
+  gb_output(&b, y);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){2, 8, 10, 10});
+  compare_run(e, b.g, &f);
+  acl__engine_stats st = stats(e);
+  printf("%zu steps (%zu oneDNN, %zu reference), %zu fused\n", st.steps, st.dnnl_steps, st.ref_steps, st.fused);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  CHECK((long)st.fused >= 5); /* 2 BN folds, relu, add, relu */
+  CHECK_INT_EQ(st.fallback, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* depthwise conv + Clip(0, 6) (opset 13, bounds as inputs) + 1x1 conv, MobileNet's pattern. */
+TEST(depthwise_clip) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){1, 16, 9, 9});
+  float lo = 0, hi = 6;
+  int y = conv(&b, "dw", x, 16, 16, 3, 1, 2, 16, 1);
+  int ins[3] = {y, gb_const(&b, "lo", ACL__ONNX_FLOAT, 0, NULL, &lo, 0, 0),
+                gb_const(&b, "hi", ACL__ONNX_FLOAT, 0, NULL, &hi, 0, 0)};
+  y = gb_node(&b, "Clip", ins, 3, "clip");
+  y = conv(&b, "pw", y, 16, 24, 1, 0, 1, 1, 1);
+  gb_output(&b, y);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){1, 16, 9, 9});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).fused, 1);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* MatMul + bias + Relu, Softmax on the last axis, Transpose: a transformer's pieces. */
+TEST(matmul_softmax_transpose) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 3, (int64_t[]){2, 3, 5});
+  int y = binary(&b, "MatMul", x, gb_w(&b, "w", 2, (int64_t[]){5, 6}), "mm");
+  y = binary(&b, "Add", y, gb_w(&b, "bias", 1, (int64_t[]){6}), "bias_add");
+  y = unary(&b, "Relu", y, "relu");
+  int s = unary(&b, "Softmax", y, "softmax");
+  int t = unary(&b, "Transpose", s, "transpose");
+  gb_ints(&b, "perm", 3, (int64_t[]){0, 2, 1});
+  int q = binary(&b, "MatMul", s, t, "attn"); /* [2,3,6] x [2,6,3]: a batched product of two activations */
+  gb_output(&b, t);
+  gb_output(&b, q);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 3, (int64_t[]){2, 3, 5});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).fused, 2); /* bias add and relu */
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* Softmax and LogSoftmax before opset 13 coerce the input to 2-D at `axis`. */
+TEST(softmax_opset11) {
+  gb b = gb_new(11);
+  int x = gb_input(&b, "x", 3, (int64_t[]){2, 3, 4});
+  int s = unary(&b, "Softmax", x, "softmax");
+  gb_int(&b, "axis", 1);
+  int l = unary(&b, "LogSoftmax", x, "logsoftmax");
+  gb_output(&b, s);
+  gb_output(&b, l);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 3, (int64_t[]){2, 3, 4});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* A convolution's (blocked) output concatenated with a pooled tensor and
+ * transposed: layouts are converted where needed, results unchanged. */
+TEST(layouts) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){1, 8, 8, 8});
+  int c = unary(&b, "Relu", conv(&b, "c", x, 8, 16, 3, 1, 1, 1, 1), "relu");
+  int p = unary(&b, "MaxPool", x, "pool");
+  gb_ints(&b, "kernel_shape", 2, (int64_t[]){3, 3});
+  gb_ints(&b, "pads", 4, (int64_t[]){1, 1, 1, 1});
+  int ins[3] = {c, p, x};
+  int cat = gb_node(&b, "Concat", ins, 3, "cat");
+  gb_int(&b, "axis", 1);
+  int t = unary(&b, "Transpose", cat, "nhwc");
+  gb_ints(&b, "perm", 4, (int64_t[]){0, 2, 3, 1});
+  int s = unary(&b, "Sigmoid", c, "sig"); /* a second reader of the blocked tensor */
+  gb_output(&b, t);
+  gb_output(&b, s);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){1, 8, 8, 8});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* Pooling: ceil mode, padding counted or not, global max. */
+TEST(pooling) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){2, 3, 10, 10});
+  int m = unary(&b, "MaxPool", x, "max_ceil");
+  gb_ints(&b, "kernel_shape", 2, (int64_t[]){3, 3});
+  gb_ints(&b, "strides", 2, (int64_t[]){2, 2});
+  gb_int(&b, "ceil_mode", 1);
+  int a = unary(&b, "AveragePool", x, "avg_incl");
+  gb_ints(&b, "kernel_shape", 2, (int64_t[]){3, 3});
+  gb_ints(&b, "pads", 4, (int64_t[]){1, 1, 1, 1});
+  gb_int(&b, "count_include_pad", 1);
+  int a2 = unary(&b, "AveragePool", x, "avg_excl");
+  gb_ints(&b, "kernel_shape", 2, (int64_t[]){2, 2});
+  gb_ints(&b, "strides", 2, (int64_t[]){3, 3});
+  gb_ints(&b, "pads", 4, (int64_t[]){1, 0, 1, 0});
+  gb_int(&b, "ceil_mode", 1);
+  int g = unary(&b, "GlobalMaxPool", x, "gmax");
+  gb_output(&b, m);
+  gb_output(&b, a);
+  gb_output(&b, a2);
+  gb_output(&b, g);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){2, 3, 10, 10});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* Broadcasting binaries: a squeeze-and-excitation Mul, a Sub whose first
+ * operand is the broadcast one (oneDNN cannot: the reference kernel runs it). */
+TEST(broadcast_binaries) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){2, 4, 5, 5});
+  int s = gb_input(&b, "s", 4, (int64_t[]){2, 4, 1, 1});
+  int c = conv(&b, "c", x, 4, 4, 3, 1, 1, 1, 1);
+  int m = binary(&b, "Mul", c, unary(&b, "Sigmoid", s, "gate"), "se");
+  int d = binary(&b, "Sub", s, m, "sub");
+  int q = binary(&b, "Div", m, gb_const(&b, "two", ACL__ONNX_FLOAT, 1, (int64_t[]){1}, (float[]){2.0f}, 0, 0), "div");
+  gb_output(&b, d);
+  gb_output(&b, q);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){2, 4, 5, 5});
+  feed_add(&f, &b, 4, (int64_t[]){2, 4, 1, 1});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 1); /* the Sub */
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* NonZero's output shape depends on the data: those shapes run on the reference executor. */
+TEST(value_dependent_shape_falls_back) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 2, (int64_t[]){3, 4});
+  int r = unary(&b, "Relu", x, "relu");
+  int nz = unary(&b, "NonZero", r, "nz");
+  gb_output(&b, nz);
+  gb_output(&b, r);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 2, (int64_t[]){3, 4});
+  /* integer output: compare_run checks type and shape, and values for floats */
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ(stats(e).fallback, 1);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* A Reshape whose shape comes from Shape -> Gather -> Concat: known once the
+ * input shape is, so every batch size gets its own plan, none falls back. */
+static void build_dynamic_reshape(gb *b) {
+  int x = gb_input(b, "x", 3, (int64_t[]){-1, 4, 6});
+  int sh = unary(b, "Shape", x, "shape");
+  int64_t zero = 0, minus1 = -1;
+  int idx = gb_const(b, "idx", ACL__ONNX_INT64, 0, NULL, &zero, 0, 0);
+  int n = binary(b, "Gather", sh, idx, "n");
+  int ax = gb_const(b, "axes", ACL__ONNX_INT64, 1, (int64_t[]){1}, &zero, 0, 0);
+  int n1 = binary(b, "Unsqueeze", n, ax, "n1");
+  int rest = gb_const(b, "rest", ACL__ONNX_INT64, 1, (int64_t[]){1}, &minus1, 0, 0);
+  int ins[2] = {n1, rest};
+  int shape = gb_node(b, "Concat", ins, 2, "newshape");
+  gb_int(b, "axis", 0);
+  int y = binary(b, "Reshape", unary(b, "Relu", x, "relu"), shape, "flat");
+  y = binary(b, "MatMul", y, gb_w(b, "w", 2, (int64_t[]){24, 3}), "fc");
+  gb_output(b, y);
+}
+
+TEST(plan_per_shape) {
+  gb b = gb_new(13);
+  build_dynamic_reshape(&b);
+  acl__engine *e = make_engine(b.g);
+  int64_t batches[3] = {2, 5, 2};
+  for (int i = 0; i < 3; i++) {
+    feed f = {0};
+    feed_add(&f, &b, 3, (int64_t[]){batches[i], 4, 6});
+    compare_run(e, b.g, &f);
+    feed_free(&f);
+    CHECK_INT_EQ(stats(e).fallback, 0);
+  }
+  CHECK_INT_EQ((long)stats(e).plans, 2);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* One engine, four threads, two shapes: each execution has its own arena. */
+typedef struct thr_arg {
+  acl__engine *e;
+  const acl__graph *g;
+  int id;
+} thr_arg;
+
+static void *thr_main(void *p) {
+  thr_arg *a = p;
+  gb rng = {NULL, (unsigned)a->id * 7919u + 1u};
+  for (int i = 0; i < 8; i++) {
+    feed f = {0};
+    feed_add(&f, &rng, 3, (int64_t[]){1 + (a->id + i) % 3, 4, 6});
+    compare_run(a->e, a->g, &f);
+    feed_free(&f);
+  }
+  return NULL;
+}
+
+TEST(threads) {
+  gb b = gb_new(13);
+  build_dynamic_reshape(&b);
+  acl__engine *e = make_engine(b.g);
+  pthread_t t[4];
+  thr_arg a[4];
+  for (int i = 0; i < 4; i++) {
+    a[i] = (thr_arg){e, b.g, i};
+    CHECK_INT_EQ(pthread_create(&t[i], NULL, thr_main, &a[i]), 0);
+  }
+  for (int i = 0; i < 4; i++)
+    pthread_join(t[i], NULL);
+  CHECK_INT_EQ((long)stats(e).plans, 3);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* Inputs that contradict the model are refused, as the reference executor does. */
+TEST(bad_input_shape) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 2, (int64_t[]){3, 4});
+  gb_output(&b, unary(&b, "Relu", x, "relu"));
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 2, (int64_t[]){4, 3});
+  acl__tensor out[1] = {{0}};
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__engine_run(e, f.in, 1, out, 1, 2, NULL, 0, &d), ACL_ERROR_INVALID_PARAM);
+  CHECK(d.count > 0);
+  CHECK(out[0].data == NULL);
+  acl__diags_free(&d);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* The caller's work memory (aclmdlLoadFrom*WithMem) serves as the arena when it
+ * is big enough; a smaller one is ignored, never overrun. */
+TEST(work_memory) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){1, 8, 8, 8});
+  int y = unary(&b, "Relu", conv(&b, "c1", x, 8, 8, 3, 1, 1, 1, 1), "r");
+  gb_output(&b, conv(&b, "c2", y, 8, 8, 3, 1, 1, 1, 1));
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){1, 8, 8, 8});
+  compare_run(e, b.g, &f); /* builds the plan: its arena size is known now */
+  size_t need = stats(e).arena_bytes;
+  CHECK(need > 0);
+  for (int fits = 0; fits < 2; fits++) {
+    size_t size = fits ? need : need / 2;
+    unsigned char *work = NULL;
+    CHECK_INT_EQ(posix_memalign((void **)&work, 64, need + 64), 0);
+    memset(work, 0xA5, need + 64);
+    acl__tensor out[1] = {{0}}, want[1] = {{0}};
+    acl__diags d = {0};
+    CHECK_INT_EQ(acl__engine_run(e, f.in, 1, out, 1, 2, work, size, &d), 0);
+    CHECK_INT_EQ(acl__exec_run(b.g, f.in, 1, want, 1, &d), 0);
+    for (int64_t i = 0; i < acl__tensor_numel(&want[0]); i++)
+      CHECK(fabsf(((float *)out[0].data)[i] - ((float *)want[0].data)[i]) <= 1e-4f + 1e-4f * fabsf(((float *)want[0].data)[i]));
+    int touched = 0;
+    for (size_t i = 0; i < need; i++)
+      touched |= work[i] != 0xA5;
+    CHECK_INT_EQ(touched, fits); /* used only when it fits */
+    for (size_t i = need; i < need + 64; i++)
+      CHECK_INT_EQ(work[i], 0xA5); /* never beyond */
+    acl__tensor_release(&out[0]);
+    acl__tensor_release(&want[0]);
+    acl__diags_free(&d);
+    free(work);
+  }
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
