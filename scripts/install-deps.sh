@@ -5,7 +5,13 @@
 # Idempotent: packages already present are left alone.  Run as root (or with sudo).
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata"
+# libdnnl-dev: oneDNN 2.x, the model engine's convolutions, matrix products and pooling.
+PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata libdnnl-dev"
+# The real-model tests (tests/models/, docs/model-tests.md) export networks
+# from PyTorch: part of the default install because CI runs them.  This is
+# the heavy part: about 1 GB installed with dependencies (libtorch, dnnl,
+# llvm, sympy), a few minutes of download and unpacking on a fresh system.
+PACKAGES="$PACKAGES python3-torch python3-torchvision python3-onnx python3-numpy"
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers"
 fi

@@ -1,6 +1,8 @@
 #!/bin/sh
 # test.sh - builds openacl and runs the whole test suite the way CI does:
-#   1. gcc, -Werror, every test (ctest), then the ONNX conformance counts
+#   1. gcc, -Werror, every test (ctest), then the ONNX conformance counts,
+#      then the real-model tests against PyTorch's outputs (models exported
+#      once into build/models by scripts/models/export_models.py)
 #   2. ASan + UBSan (leak checking on), every test
 #   3. ThreadSanitizer, the threaded tests
 #   4. clang, -Werror, every test
@@ -10,6 +12,9 @@ set -eu
 cd "$(dirname "$0")/.."
 jobs=${OPENACL_JOBS:-2}
 root=build-test
+# The real-model tests run only in the step below that sets this: under the
+# sanitizers they would take far too long.
+unset OPENACL_MODELS_DIR
 
 step() { printf '\n=== %s ===\n' "$*"; }
 
@@ -24,8 +29,22 @@ step "gcc build and tests"
 CC=gcc build gcc
 (cd "$root/gcc" && ctest --output-on-failure -j "$jobs")
 
-step "ONNX conformance counts (libonnx-testdata, reference executor)"
+step "ONNX conformance counts (libonnx-testdata, through aclmdlExecute)"
 "$root/gcc/tests/unit_conformance" onnx_backend_test_data | grep -v '^REGRESSION' || true
+
+step "real models vs PyTorch (tests/models, docs/model-tests.md)"
+# exported again only when the export script changes (its checksum is the stamp)
+models=build/models
+sum=$(sha256sum scripts/models/export_models.py | cut -d' ' -f1)
+if [ "$(cat "$models/.stamp" 2>/dev/null)" != "$sum" ] || [ ! -f "$models/manifest.tsv" ]; then
+  rm -f "$models/.stamp" "$models/manifest.tsv"
+  /usr/bin/python3 scripts/models/export_models.py --out "$models" --batches 1,8 --refs
+  echo "$sum" > "$models/.stamp"
+else
+  echo "models in $models are up to date"
+fi
+# -V: each case prints its largest errors, wanted in the log even when it passes
+(export OPENACL_MODELS_DIR="$PWD/$models" && cd "$root/gcc" && ctest -V -j "$jobs" -R '^models/real/')
 
 step "ASan+UBSan build and tests"
 CC=gcc build asan -DOPENACL_SANITIZE=address

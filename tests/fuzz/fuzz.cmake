@@ -26,7 +26,9 @@ set_source_files_properties(${OPENACL_GEN_DIR}/onnx.pb-c.c PROPERTIES GENERATED 
 target_compile_definitions(openacl_fuzz_objects PRIVATE
   $<TARGET_PROPERTY:openacl_objects,COMPILE_DEFINITIONS>)
 target_compile_options(openacl_fuzz_objects PRIVATE ${OPENACL_FUZZ_FLAGS})
-target_link_libraries(openacl_fuzz_objects PUBLIC PkgConfig::JANSSON PkgConfig::PROTOBUFC Threads::Threads)
+target_include_directories(openacl_fuzz_objects SYSTEM PRIVATE ${OPENACL_DNNL_INCLUDE})
+target_link_libraries(openacl_fuzz_objects PUBLIC PkgConfig::JANSSON PkgConfig::PROTOBUFC ${OPENACL_DNNL_LIB}
+  Threads::Threads)
 
 # openacl_fuzz_target(<name> <source>)
 function(openacl_fuzz_target name source)
@@ -36,7 +38,7 @@ function(openacl_fuzz_target name source)
   target_compile_definitions(${name} PRIVATE OPENACL_BUILDING=1 _GNU_SOURCE)
   target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer)
   target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
-  target_link_libraries(${name} PRIVATE PkgConfig::JANSSON PkgConfig::PROTOBUFC Threads::Threads
+  target_link_libraries(${name} PRIVATE PkgConfig::JANSSON PkgConfig::PROTOBUFC ${OPENACL_DNNL_LIB} Threads::Threads
     ${CMAKE_DL_LIBS} m)
 endfunction()
 
