@@ -1,19 +1,21 @@
 #!/bin/sh
 # install-deps.sh [--bench] - installs what openacl needs to build and test on
-# Debian 12; --bench adds the peers the benchmarks compare against (PoCL, and
-# the OpenCL headers bench_runtime builds its peer with).
+# Debian 12; --bench adds the peers the benchmarks compare against (PoCL, the
+# OpenCL headers bench_runtime builds its peer with, and OpenCV for
+# bench/models/run.sh; PyTorch is already in the default set).
 # Idempotent: packages already present are left alone.  Run as root (or with sudo).
 set -eu
 
-# libdnnl-dev: oneDNN 2.x, the model engine's convolutions, matrix products and pooling.
-PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata libdnnl-dev"
+# libdnnl-dev: oneDNN 2.x, the model engine's convolutions, matrix products and pooling;
+# libjpeg-dev, libpng-dev: the openacl tool's image recipes.
+PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata libdnnl-dev libjpeg-dev libpng-dev"
 # The real-model tests (tests/models/, docs/model-tests.md) export networks
 # from PyTorch: part of the default install because CI runs them.  This is
 # the heavy part: about 1 GB installed with dependencies (libtorch, dnnl,
 # llvm, sympy), a few minutes of download and unpacking on a fresh system.
 PACKAGES="$PACKAGES python3-torch python3-torchvision python3-onnx python3-numpy"
 if [ "${1:-}" = "--bench" ]; then
-  PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers"
+  PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers python3-opencv"
 fi
 
 missing=""

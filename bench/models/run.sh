@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# run.sh - the model benchmark: openacl (aclmdlExecute) against PyTorch eager and OpenCV DNN on the same
+# ONNX files, each side in its own process with the same thread count, rows interleaved over several runs.
+# Prints a markdown table (bench/models/table.py); exits non-zero if any side fails or the three sides'
+# outputs disagree.  See docs/performance.md, "Models".
+#
+#   bench/models/run.sh [--build DIR] [--onnx DIR] [--runs N] [--iters N] [--warmup N] [--threads N]
+#                       [--models LIST] [--batches LIST] [--quick] [--no-check] [--keep DIR]
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+prog=run.sh
+py=/usr/bin/python3
+
+build=$repo/build
+onnx=
+runs=5
+iters=20
+warmup=3
+threads=2
+models=resnet18,resnet50,mobilenet_v2
+batches="1 8"
+check=1
+keep=
+
+usage() {
+  cat >&2 <<EOF
+usage: $prog [options]
+  --build DIR     build tree with bench/bench_model and bench/fma_peak (default: $repo/build)
+  --onnx DIR      model directory: DIR/opset13/<model>.onnx and DIR/opset10/mobilenet_v2.onnx; files that
+                  are missing are exported with scripts/models/export_models.py (default: BUILD/bench/onnx)
+  --runs N        processes per side and row, interleaved (default $runs)
+  --iters N       timed executions per process (default $iters)
+  --warmup N      untimed executions after the first (default $warmup)
+  --threads N     threads for every side (default $threads)
+  --models LIST   comma-separated: resnet18,resnet50,mobilenet_v2 (default all)
+  --batches LIST  space- or comma-separated batch sizes (default "1 8")
+  --quick         smoke test: resnet18, batch 1, 1 run, 1 iteration, no warm-up
+  --no-check      skip the cross-check of the three sides' outputs (done in run 1)
+  --keep DIR      keep the raw JSON lines, outputs and logs in DIR
+EOF
+  exit 2
+}
+
+need_arg() { [ $# -ge 2 ] || { echo "$prog: $1 needs a value" >&2; usage; }; }
+need_count() {
+  case $2 in '' | *[!0-9]*) echo "$prog: $1 must be a non-negative integer, got '$2'" >&2; exit 2 ;; esac
+}
+
+while [ $# -gt 0 ]; do
+  case $1 in
+  --build) need_arg "$@"; build=$2; shift 2 ;;
+  --onnx) need_arg "$@"; onnx=$2; shift 2 ;;
+  --runs) need_arg "$@"; need_count "$1" "$2"; runs=$2; shift 2 ;;
+  --iters) need_arg "$@"; need_count "$1" "$2"; iters=$2; shift 2 ;;
+  --warmup) need_arg "$@"; need_count "$1" "$2"; warmup=$2; shift 2 ;;
+  --threads) need_arg "$@"; need_count "$1" "$2"; threads=$2; shift 2 ;;
+  --models) need_arg "$@"; models=$2; shift 2 ;;
+  --batches) need_arg "$@"; batches=${2//,/ }; shift 2 ;;
+  --quick) models=resnet18; batches=1; runs=1; iters=1; warmup=0; shift ;;
+  --no-check) check=0; shift ;;
+  --keep) need_arg "$@"; keep=$2; shift 2 ;;
+  -h | --help) usage ;;
+  *) echo "$prog: unknown option '$1'" >&2; usage ;;
+  esac
+done
+if [ "$runs" -lt 1 ] || [ "$iters" -lt 1 ] || [ "$threads" -lt 1 ]; then
+  echo "$prog: --runs, --iters and --threads must be at least 1" >&2
+  exit 2
+fi
+for b in $batches; do need_count --batches "$b"; [ "$b" -ge 1 ] || { echo "$prog: batch 0" >&2; exit 2; }; done
+IFS=, read -r -a model_list <<<"$models"
+for m in "${model_list[@]}"; do
+  case $m in resnet18 | resnet50 | mobilenet_v2) ;; *) echo "$prog: unknown model '$m' (resnet18, resnet50, mobilenet_v2)" >&2; exit 2 ;; esac
+done
+
+bench_model=$build/bench/bench_model
+fma_peak=$build/bench/fma_peak
+for t in "$bench_model" "$fma_peak"; do
+  [ -x "$t" ] || { echo "$prog: $t not found; build it: cmake --build $build --target bench_model fma_peak" >&2; exit 1; }
+done
+for mod in torch torchvision onnx cv2 numpy; do
+  "$py" -c "import $mod" 2>/dev/null ||
+    { echo "$prog: $py cannot import $mod; install the peers with scripts/install-deps.sh --bench" >&2; exit 1; }
+done
+
+[ -n "$onnx" ] || onnx=$build/bench/onnx
+if [ -n "$keep" ]; then
+  work=$keep
+  mkdir -p "$work" || exit 1
+else
+  work=$(mktemp -d) || exit 1
+  trap 'rm -rf "$work"' EXIT
+fi
+: >"$work/results.jsonl"
+: >"$work/flops.jsonl"
+: >"$work/failures.txt"
+
+# ---- the models ----------------------------------------------------------------------------------------
+# Every side reads opset 13, except OpenCV for MobileNetV2: OpenCV 4.6 cannot read Clip from opset 11 on.
+export_missing() { # DIR OPSET MODELS...
+  local dir=$1 opset=$2 missing=
+  shift 2
+  for m in "$@"; do [ -s "$dir/$m.onnx" ] || missing=${missing:+$missing,}$m; done
+  [ -z "$missing" ] && return 0
+  local script=$repo/scripts/models/export_models.py
+  [ -f "$script" ] || { echo "$prog: $script not found and $dir lacks $missing; pass --onnx DIR with the files" >&2; exit 1; }
+  echo "$prog: exporting $missing at opset $opset into $dir" >&2
+  "$py" "$script" --out "$dir" --opset "$opset" --models "$missing" >&2 ||
+    { echo "$prog: export_models.py failed for $missing (opset $opset)" >&2; exit 1; }
+  for m in "$@"; do [ -s "$dir/$m.onnx" ] || { echo "$prog: the export wrote no $dir/$m.onnx" >&2; exit 1; }; done
+}
+export_missing "$onnx/opset13" 13 "${model_list[@]}"
+for m in "${model_list[@]}"; do
+  [ "$m" = mobilenet_v2 ] && export_missing "$onnx/opset10" 10 mobilenet_v2
+done
+model_file() { # SIDE MODEL
+  if [ "$1" = cv2 ] && [ "$2" = mobilenet_v2 ]; then echo "$onnx/opset10/$2.onnx"; else echo "$onnx/opset13/$2.onnx"; fi
+}
+
+# ---- the yardsticks: FMA peak and FLOPs ----------------------------------------------------------------
+echo "$prog: measuring the FMA peak with $threads threads" >&2
+"$fma_peak" --threads "$threads" >"$work/fma.json" || { echo "$prog: fma_peak failed" >&2; exit 1; }
+for m in "${model_list[@]}"; do
+  for b in $batches; do
+    "$py" "$here/flops.py" "$onnx/opset13/$m.onnx" "$b" >>"$work/flops.jsonl" ||
+      { echo "$prog: flops.py failed for $m batch $b" >&2; exit 1; }
+  done
+done
+
+# ---- the runs ------------------------------------------------------------------------------------------
+# One process per side, row and run; the order of the sides rotates from run to run so that none always
+# runs first (or right after a heavy neighbour).
+# The engine takes the device's executor threads as its thread budget; OMP_NUM_THREADS keeps the peers'
+# OpenMP pools at the same size as the thread counts they are given.
+run_side() { # SIDE MODEL BATCH DUMP (or "")
+  local file args
+  file=$(model_file "$1" "$2")
+  args=("$file" "$3" "$iters" "$warmup" --threads "$threads")
+  [ -n "$4" ] && args+=(--dump "$4")
+  case $1 in
+  openacl) OPENACL_EXECUTOR_THREADS=$threads "$bench_model" "${args[@]}" ;;
+  torch) OMP_NUM_THREADS=$threads "$py" "$here/peer_torch.py" "${args[@]}" ;;
+  cv2) OMP_NUM_THREADS=$threads "$py" "$here/peer_cv2.py" "${args[@]}" ;;
+  esac
+}
+
+sides=(openacl torch cv2)
+for ((r = 1; r <= runs; r++)); do
+  for m in "${model_list[@]}"; do
+    for b in $batches; do
+      for ((k = 0; k < 3; k++)); do
+        s=${sides[$(((k + r - 1) % 3))]}
+        dump=
+        [ "$check" = 1 ] && [ "$r" = 1 ] && dump=$work/out-$m-$b-$s.bin
+        echo "$prog: run $r/$runs $m batch $b: $s" >&2
+        log=$work/log-$m-$b-$s-$r.txt
+        if ! run_side "$s" "$m" "$b" "$dump" >"$log.out" 2>"$log"; then
+          echo "$prog: $s failed on $m batch $b (run $r):" >&2
+          sed 's/^/  /' "$log" >&2
+          echo "$s $m $b run $r: exit status" >>"$work/failures.txt"
+          continue
+        fi
+        line=$(grep '^{' "$log.out" | tail -n 1)
+        if [ -z "$line" ]; then
+          echo "$prog: $s printed no result on $m batch $b (run $r)" >&2
+          echo "$s $m $b run $r: no result" >>"$work/failures.txt"
+          continue
+        fi
+        echo "$line" >>"$work/results.jsonl"
+      done
+      if [ "$check" = 1 ] && [ "$r" = 1 ]; then
+        # The sides must compute the same function: outputs within 1e-3 of the largest torch output (relative,
+        # with no floor: a model with uncalibrated BatchNorms has tiny outputs, where a floor would pass anything).
+        "$py" - "$work" "$m" "$b" <<'EOF' || echo "$m $b: outputs disagree" >>"$work/failures.txt"
+import os, sys
+import numpy as np
+work, m, b = sys.argv[1:]
+outs = {}
+for s in ("openacl", "torch", "cv2"):
+    p = os.path.join(work, f"out-{m}-{b}-{s}.bin")
+    if os.path.exists(p):
+        outs[s] = np.fromfile(p, np.float32)
+if "torch" not in outs:
+    sys.exit(0)  # its failure is already recorded
+ref = outs["torch"]
+tol = max(1e-3 * float(np.abs(ref).max()), 1e-30)
+bad = False
+for s, o in outs.items():
+    if s == "torch":
+        continue
+    diff = float(np.abs(o - ref).max()) if o.shape == ref.shape else float("inf")
+    print(f"run.sh: {m} batch {b}: {s} vs torch: max |diff| {diff:.3g} (tolerance {tol:.3g})", file=sys.stderr)
+    bad |= not diff <= tol
+sys.exit(1 if bad else 0)
+EOF
+      fi
+    done
+  done
+done
+
+echo
+"$py" "$here/table.py" "$work/results.jsonl" "$work/fma.json" "$work/flops.jsonl" "$runs" || exit 1
+if [ -s "$work/failures.txt" ]; then
+  echo >&2
+  echo "$prog: FAILED:" >&2
+  sed 's/^/  /' "$work/failures.txt" >&2
+  exit 1
+fi
