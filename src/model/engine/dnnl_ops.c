@@ -132,6 +132,31 @@ static int single_next(eng_build *b, int ni, int v) {
   return -1;
 }
 
+/* Whether the Add about to be fused is the last reader of v's bytes: v is
+ * an arena buffer (or a view of one, such as an activation fused into the
+ * convolution that wrote it) that no later node reads through any name and
+ * the caller does not read either.  Only then may a convolution accumulate
+ * into it. */
+static int only_reader_left(eng_build *b, int v) {
+  int r = v;
+  while (V(b, r)->kind == ENG_VIEW)
+    r = V(b, r)->base;
+  if (V(b, r)->kind != ENG_ARENA)
+    return 0;
+  int reads = 0;
+  for (int u = 0; u < b->p->n_vals; u++) {
+    int ur = u;
+    while (V(b, ur)->kind == ENG_VIEW)
+      ur = V(b, ur)->base;
+    if (ur != r)
+      continue;
+    if (V(b, u)->graph_output)
+      return 0;
+    reads += u < b->p->n_vals && u < (int)(b->e->g->n_tensors) + b->e->n_extra ? b->uses_left[u] : 0;
+  }
+  return reads == 1 && b->uses_left[v] == 1;
+}
+
 static int const_scalar(eng_build *b, int v, float *out) {
   if (v < 0 || V(b, v)->kind != ENG_CONST || V(b, v)->onnx_type != ACL__ONNX_FLOAT ||
       acl__op_numel(V(b, v)->rank, V(b, v)->dims) != 1)
@@ -370,8 +395,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   if (an >= 0 && op_is(b, an, "Add") && N(b, an)->n_inputs == 2) {
     int a0 = acl__eng_resolve(b->e, N(b, an)->inputs[0]), a1 = acl__eng_resolve(b->e, N(b, an)->inputs[1]);
     int other = a0 == y ? a1 : a0;
-    if (a0 != a1 && other >= 0 && V(b, other)->kind == ENG_ARENA && b->uses_left[other] == 1 &&
-        !V(b, other)->graph_output && same_dims(V(b, other), rank, od)) {
+    if (a0 != a1 && other >= 0 && only_reader_left(b, other) && same_dims(V(b, other), rank, od)) {
       sum_x = other;
       add_node = an;
       cur = out_of(b, an, 0);
