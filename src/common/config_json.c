@@ -116,6 +116,7 @@ static json_t *env_json(const acl__env *env) {
   put(e, "ASCEND_MODULE_LOG_LEVEL (effective)", mods);
   put(e, "OPENACL_DEVICE_COUNT", json_integer(env->device_count));
   put(e, "OPENACL_SOC_NAME", str_or_null(env->soc_name));
+  put(e, "OPENACL_BACKEND", str_or_null(env->backend));
   put(e, "OPENACL_LOG_FILE_SIZE", json_integer((json_int_t)env->log_file_size));
   return e;
 }

@@ -233,7 +233,6 @@ int acl__env_load(acl__env *env, acl__diags *diags) {
     acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_SOC_NAME",
                    "value '%.20s...' is longer than 63 characters; using \"openacl-cpu\" instead", env->soc_name);
     free(env->soc_name);
-  free(env->backend);
     env->soc_name = NULL;
   }
   if (env->soc_name == NULL)
