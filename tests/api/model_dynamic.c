@@ -24,127 +24,9 @@
 #include "acl/acl.h"
 #include "harness.h"
 #include "onnx.pb-c.h"
+#include "onnx_writer.h"
 
-/* ---- models written with the generated structs ---------------------------------- */
-
-#define MAXV 4
-
-typedef struct vdef {
-  const char *name;
-  int rank;             /* -1: no shape declared */
-  int64_t dims[4];      /* -1: the symbol "N" */
-} vdef;
-
-typedef struct vbox {
-  Onnx__ValueInfoProto v;
-  Onnx__TypeProto t;
-  Onnx__TypeProto__Tensor tt;
-  Onnx__TensorShapeProto sh;
-  Onnx__TensorShapeProto__Dimension d[4];
-  Onnx__TensorShapeProto__Dimension *dp[4];
-} vbox;
-
-static void vinit(vbox *b, const vdef *def) {
-  onnx__value_info_proto__init(&b->v);
-  onnx__type_proto__init(&b->t);
-  onnx__type_proto__tensor__init(&b->tt);
-  onnx__tensor_shape_proto__init(&b->sh);
-  b->v.name = (char *)def->name;
-  b->v.type = &b->t;
-  b->t.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-  b->t.tensor_type = &b->tt;
-  b->tt.has_elem_type = 1;
-  b->tt.elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-  if (def->rank < 0)
-    return;
-  b->tt.shape = &b->sh;
-  b->sh.n_dim = (size_t)def->rank;
-  b->sh.dim = b->dp;
-  for (int i = 0; i < def->rank; i++) {
-    onnx__tensor_shape_proto__dimension__init(&b->d[i]);
-    if (def->dims[i] >= 0) {
-      b->d[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-      b->d[i].dim_value = def->dims[i];
-    } else {
-      b->d[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-      b->d[i].dim_param = "N";
-    }
-    b->dp[i] = &b->d[i];
-  }
-}
-
-/* One node `op` over the inputs (and an optional float [4] initializer
- * named "B", fed as the node's last input) to output 0.  The packed model,
- * malloc'd. */
-static uint8_t *pack(const char *op, const vdef *in, size_t n_in, const vdef *out, const float *bias, size_t *size) {
-  Onnx__ModelProto model;
-  Onnx__GraphProto graph;
-  Onnx__OperatorSetIdProto opset, *opset_p[1] = {&opset};
-  onnx__model_proto__init(&model);
-  onnx__graph_proto__init(&graph);
-  onnx__operator_set_id_proto__init(&opset);
-  opset.domain = "";
-  opset.has_version = 1;
-  opset.version = 13;
-  model.has_ir_version = 1;
-  model.ir_version = 7;
-  model.producer_name = "model_dynamic test";
-  model.n_opset_import = 1;
-  model.opset_import = opset_p;
-  model.graph = &graph;
-  graph.name = (char *)op;
-
-  vbox vin[MAXV], vout;
-  Onnx__ValueInfoProto *in_p[MAXV], *out_p[1] = {&vout.v};
-  for (size_t i = 0; i < n_in; i++) {
-    vinit(&vin[i], &in[i]);
-    in_p[i] = &vin[i].v;
-  }
-  vinit(&vout, out);
-  graph.n_input = n_in;
-  graph.input = in_p;
-  graph.n_output = 1;
-  graph.output = out_p;
-
-  Onnx__TensorProto w, *init_p[1] = {&w};
-  int64_t wdims[1] = {4};
-  if (bias != NULL) {
-    onnx__tensor_proto__init(&w);
-    w.name = "B";
-    w.has_data_type = 1;
-    w.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-    w.n_dims = 1;
-    w.dims = wdims;
-    w.has_raw_data = 1;
-    w.raw_data.len = 4 * sizeof(float);
-    w.raw_data.data = (uint8_t *)bias;
-    graph.n_initializer = 1;
-    graph.initializer = init_p;
-  }
-
-  Onnx__NodeProto n, *node_p[1] = {&n};
-  char *node_in[MAXV + 1], *node_out[1] = {(char *)out->name};
-  size_t k = 0;
-  for (; k < n_in; k++)
-    node_in[k] = (char *)in[k].name;
-  if (bias != NULL)
-    node_in[k++] = "B";
-  onnx__node_proto__init(&n);
-  n.op_type = (char *)op;
-  n.name = "node0";
-  n.n_input = k;
-  n.input = node_in;
-  n.n_output = 1;
-  n.output = node_out;
-  graph.n_node = 1;
-  graph.node = node_p;
-
-  *size = onnx__model_proto__get_packed_size(&model);
-  uint8_t *buf = malloc(*size);
-  CHECK_NOT_NULL(buf);
-  CHECK_INT_EQ(onnx__model_proto__pack(&model, buf), *size);
-  return buf;
-}
+/* ---- models ------------------------------------------------------------------------ */
 
 static const float bias_data[4] = {10, 20, 30, 40};
 
@@ -152,21 +34,21 @@ typedef enum { M_RELU, M_BIAS, M_ADD2 } model_kind;
 
 /* Writes model `kind` into dir; the path, malloc'd. */
 static char *write_model(const char *dir, model_kind kind) {
-  const vdef x = {"x", 2, {-1, 4}}, z = {"z", 2, {-1, 4}};
-  const vdef y = {"y", 2, {-1, 4}}, y_noshape = {"y", -1, {0}};
-  vdef in2[2] = {x, z};
+  const tw_value x = {"x", 2, {-1, 4}, {NULL}}, z = {"z", 2, {-1, 4}, {NULL}};
+  const tw_value y = {"y", 2, {-1, 4}, {NULL}}, y_noshape = {"y", -1, {0}, {NULL}};
+  tw_value in2[2] = {x, z};
   size_t size = 0;
   uint8_t *buf = NULL;
   const char *name = NULL;
   switch (kind) {
   case M_RELU:
-    buf = pack("Relu", &x, 1, &y, NULL, &size), name = "relu.onnx";
+    buf = tw_one_node("Relu", &x, 1, &y, NULL, "model_dynamic test", &size), name = "relu.onnx";
     break;
   case M_BIAS:
-    buf = pack("Add", &x, 1, &y_noshape, bias_data, &size), name = "bias.onnx";
+    buf = tw_one_node("Add", &x, 1, &y_noshape, bias_data, "model_dynamic test", &size), name = "bias.onnx";
     break;
   case M_ADD2:
-    buf = pack("Add", in2, 2, &y, NULL, &size), name = "add2.onnx";
+    buf = tw_one_node("Add", in2, 2, &y, NULL, "model_dynamic test", &size), name = "add2.onnx";
     break;
   }
   size_t len = strlen(dir) + strlen(name) + 2;

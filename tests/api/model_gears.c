@@ -22,149 +22,35 @@
 #include "acl/acl.h"
 #include "harness.h"
 #include "onnx.pb-c.h"
+#include "onnx_writer.h"
 
-/* ---- models written with the generated structs ---------------------------------- */
-
-#define SYM_NONE NULL
-
-typedef struct vdef {
-  const char *name;
-  int rank;           /* -1: no shape declared */
-  int64_t dims[4];    /* -1: symbolic */
-  const char *sym[4]; /* the symbol of a -1 dim */
-} vdef;
-
-typedef struct vbox {
-  Onnx__ValueInfoProto v;
-  Onnx__TypeProto t;
-  Onnx__TypeProto__Tensor tt;
-  Onnx__TensorShapeProto sh;
-  Onnx__TensorShapeProto__Dimension d[4];
-  Onnx__TensorShapeProto__Dimension *dp[4];
-} vbox;
-
-static void vinit(vbox *b, const vdef *def) {
-  onnx__value_info_proto__init(&b->v);
-  onnx__type_proto__init(&b->t);
-  onnx__type_proto__tensor__init(&b->tt);
-  onnx__tensor_shape_proto__init(&b->sh);
-  b->v.name = (char *)def->name;
-  b->v.type = &b->t;
-  b->t.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-  b->t.tensor_type = &b->tt;
-  b->tt.has_elem_type = 1;
-  b->tt.elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-  if (def->rank < 0)
-    return;
-  b->tt.shape = &b->sh;
-  b->sh.n_dim = (size_t)def->rank;
-  b->sh.dim = b->dp;
-  for (int i = 0; i < def->rank; i++) {
-    onnx__tensor_shape_proto__dimension__init(&b->d[i]);
-    if (def->dims[i] >= 0) {
-      b->d[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-      b->d[i].dim_value = def->dims[i];
-    } else {
-      b->d[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-      b->d[i].dim_param = (char *)def->sym[i];
-    }
-    b->dp[i] = &b->d[i];
-  }
-}
+/* ---- models ------------------------------------------------------------------------ */
 
 static const float bias_data[4] = {10, 20, 30, 40};
-
-/* One node `op` over the inputs (and the float [4] initializer "B" as the
- * node's last input when bias) to output 0; the packed model, malloc'd. */
-static uint8_t *pack(const char *op, const vdef *in, size_t n_in, const vdef *out, int bias, size_t *size) {
-  Onnx__ModelProto model;
-  Onnx__GraphProto graph;
-  Onnx__OperatorSetIdProto opset, *opset_p[1] = {&opset};
-  onnx__model_proto__init(&model);
-  onnx__graph_proto__init(&graph);
-  onnx__operator_set_id_proto__init(&opset);
-  opset.domain = "";
-  opset.has_version = 1;
-  opset.version = 13;
-  model.has_ir_version = 1;
-  model.ir_version = 7;
-  model.producer_name = "model_gears test";
-  model.n_opset_import = 1;
-  model.opset_import = opset_p;
-  model.graph = &graph;
-  graph.name = (char *)op;
-  vbox vin[2], vout;
-  Onnx__ValueInfoProto *in_p[2], *out_p[1] = {&vout.v};
-  for (size_t i = 0; i < n_in; i++) {
-    vinit(&vin[i], &in[i]);
-    in_p[i] = &vin[i].v;
-  }
-  vinit(&vout, out);
-  graph.n_input = n_in;
-  graph.input = in_p;
-  graph.n_output = 1;
-  graph.output = out_p;
-  Onnx__TensorProto w, *init_p[1] = {&w};
-  int64_t wdims[1] = {4};
-  if (bias) {
-    onnx__tensor_proto__init(&w);
-    w.name = "B";
-    w.has_data_type = 1;
-    w.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-    w.n_dims = 1;
-    w.dims = wdims;
-    w.has_raw_data = 1;
-    w.raw_data.len = sizeof(bias_data);
-    w.raw_data.data = (uint8_t *)bias_data;
-    graph.n_initializer = 1;
-    graph.initializer = init_p;
-  }
-  Onnx__NodeProto n, *node_p[1] = {&n};
-  char *node_in[3], *node_out[1] = {(char *)out->name};
-  size_t k = 0;
-  for (; k < n_in; k++)
-    node_in[k] = (char *)in[k].name;
-  if (bias)
-    node_in[k++] = "B";
-  onnx__node_proto__init(&n);
-  n.op_type = (char *)op;
-  n.name = "node0";
-  n.n_input = k;
-  n.input = node_in;
-  n.n_output = 1;
-  n.output = node_out;
-  graph.n_node = 1;
-  graph.node = node_p;
-  *size = onnx__model_proto__get_packed_size(&model);
-  uint8_t *buf = malloc(*size);
-  CHECK_NOT_NULL(buf);
-  CHECK_INT_EQ(onnx__model_proto__pack(&model, buf), *size);
-  return buf;
-}
 
 typedef enum { M_BIAS, M_HW, M_RELU2, M_ADD2, M_SBIAS, M_COL } model_kind;
 
 static uint8_t *model_bytes(model_kind kind, size_t *size) {
-  const vdef bx = {"x", 2, {-1, 4}, {"N"}}, by = {"y", 2, {-1, 4}, {"N"}};
-  const vdef hx = {"x", 4, {1, 2, -1, -1}, {NULL, NULL, "H", "W"}},
+  const tw_value bx = {"x", 2, {-1, 4}, {"N"}}, by = {"y", 2, {-1, 4}, {"N"}};
+  const tw_value hx = {"x", 4, {1, 2, -1, -1}, {NULL, NULL, "H", "W"}},
              hy = {"y", 4, {1, 2, -1, -1}, {NULL, NULL, "H", "W"}};
-  const vdef rx = {"x", 2, {-1, -1}, {"A", "B"}}, ry = {"y", 2, {-1, -1}, {"A", "B"}};
-  const vdef ax[2] = {{"x", 2, {-1, 4}, {"N"}}, {"z", 2, {-1, 4}, {"M"}}}, ay = {"y", -1, {0}, {NULL}};
-  const vdef sx = {"x", 2, {2, 4}, {NULL}}, sy = {"y", 2, {2, 4}, {NULL}};
-  const vdef cx = {"x", 2, {2, -1}, {NULL, "N"}}, cy = {"y", -1, {0}, {NULL}};
+  const tw_value rx = {"x", 2, {-1, -1}, {"A", "B"}}, ry = {"y", 2, {-1, -1}, {"A", "B"}};
+  const tw_value ax[2] = {{"x", 2, {-1, 4}, {"N"}}, {"z", 2, {-1, 4}, {"M"}}}, ay = {"y", -1, {0}, {NULL}};
+  const tw_value sx = {"x", 2, {2, 4}, {NULL}}, sy = {"y", 2, {2, 4}, {NULL}};
+  const tw_value cx = {"x", 2, {2, -1}, {NULL, "N"}}, cy = {"y", -1, {0}, {NULL}};
   switch (kind) {
   case M_BIAS:
-    return pack("Add", &bx, 1, &by, 1, size);
+    return tw_one_node("Add", &bx, 1, &by, bias_data, "model_gears test", size);
   case M_HW:
-    return pack("Relu", &hx, 1, &hy, 0, size);
+    return tw_one_node("Relu", &hx, 1, &hy, NULL, "model_gears test", size);
   case M_RELU2:
-    return pack("Relu", &rx, 1, &ry, 0, size);
+    return tw_one_node("Relu", &rx, 1, &ry, NULL, "model_gears test", size);
   case M_ADD2:
-    return pack("Add", ax, 2, &ay, 0, size);
+    return tw_one_node("Add", ax, 2, &ay, NULL, "model_gears test", size);
   case M_SBIAS:
-    return pack("Add", &sx, 1, &sy, 1, size);
+    return tw_one_node("Add", &sx, 1, &sy, bias_data, "model_gears test", size);
   default:
-    return pack("Add", &cx, 1, &cy, 1, size);
+    return tw_one_node("Add", &cx, 1, &cy, bias_data, "model_gears test", size);
   }
 }
 
