@@ -1,0 +1,97 @@
+/*
+ * infer_job.h - what the files of `openacl infer` share: the options
+ * (infer_opts.c), the inputs found and checked before anything runs
+ * (infer_inputs.c), the output files (infer_outputs.c) and the summary
+ * (infer_summary.c).  infer.c runs the executions.
+ */
+#ifndef OPENACL_TOOL_INFER_JOB_H
+#define OPENACL_TOOL_INFER_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recipe.h"
+#include "stats.h"
+#include "tool.h"
+
+enum { INFER_BIN, INFER_NPY, INFER_TXT };
+
+typedef struct infer_opts {
+  const char *model;
+  const char *input;          /* NULL: zeros */
+  const char *output;         /* NULL: no output files */
+  const char *output_dirname; /* ais_bench: a folder inside --output */
+  int outfmt;
+  int32_t device;
+  long loop, warmup, batchsize, dym_batch; /* batchsize, dym_batch: 0 = not given */
+  const char *dym_shape;                   /* "name:1,3,224,224;name2:..." */
+  const char *dym_hw;                      /* "224,224" */
+  const char *output_size;                 /* "bytes,bytes" */
+  const char *summary_json;
+  int quiet, debug;
+  uint64_t seed;
+  const char *recipe_name;
+  const tool_recipe *recipe;
+  void *recipe_self;
+} infer_opts;
+
+/* Parses argv (argv[0] is "infer") into o, creating the recipe when
+ * --recipe is given.  0, TOOL_USAGE (message printed), or -1 for --help
+ * (printed; exit 0). */
+int infer_opts_parse(int argc, char **argv, infer_opts *o);
+
+/* Where one model input's data comes from. */
+enum { SRC_ZEROS, SRC_RANDOM, SRC_FILES, SRC_RECIPE };
+
+typedef struct infer_input {
+  const tool_io *io;
+  int src;
+  char **files; /* SRC_FILES, SRC_RECIPE: sorted paths */
+  size_t n_files;
+  int batched; /* each file holds one item; `per_exec` files make one execution */
+  size_t per_exec;
+  int64_t dims[16]; /* the shape one full execution uses (-1 resolved) */
+  size_t rank;
+  size_t max_bytes; /* the largest execution's bytes */
+  int dynamic;      /* the model's dims have -1: give a tensor descriptor */
+} infer_input;
+
+typedef struct infer_job {
+  const infer_opts *o;
+  const tool_model *m;
+  infer_input *in;   /* m->n_in */
+  size_t n_exec;     /* executions of distinct data (loop repeats each) */
+  char outdir[4096]; /* "" when no --output */
+  size_t *out_size;  /* --outputSize per output, 0 none */
+} infer_job;
+
+/* Resolves every input's source and shape and checks each file against the
+ * model (count, bytes, shape, type).  0 or an exit code (message printed). */
+int infer_inputs_prepare(infer_job *j);
+void infer_inputs_free(infer_job *j);
+/* Fills `host` (max_bytes) with input i's data for execution e; sets the
+ * actual shape in dims/rank and the bytes used in *bytes. */
+int infer_inputs_fill(infer_job *j, size_t i, size_t e, void *host, int64_t *dims, size_t *rank, size_t *bytes,
+                      size_t *items);
+/* A name for the outputs of execution e: the first input file's name
+ * without its extension, or "run<e>". */
+void infer_inputs_stem(const infer_job *j, size_t e, char *buf, size_t len);
+
+/* Creates --output (and --output_dirname in it); 0 or an exit code. */
+int infer_outputs_prepare(infer_job *j);
+/* Writes output i of execution e.  0 or an exit code. */
+int infer_outputs_write(const infer_job *j, size_t e, size_t i, const void *data, size_t bytes, const int64_t *dims,
+                        size_t rank, aclDataType dt);
+
+typedef struct infer_times {
+  double first_e2e, first_compute;
+  stats_summary e2e, compute;
+  size_t executions; /* aclmdlExecute calls, first and warm-up included */
+  double batch;      /* items per execution */
+} infer_times;
+
+/* The summary on stdout, and as JSON in --summary-json.  0 or an exit code. */
+void infer_summary_print(const infer_job *j, const infer_times *t);
+int infer_summary_json(const infer_job *j, const infer_times *t);
+
+#endif
