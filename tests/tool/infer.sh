@@ -16,34 +16,14 @@ PY=/usr/bin/python3
 DYN=$SRC/tests/data/tool/dyn_batch.onnx   # x: float32 [N,4] -> y = relu(x)*2+1 [N,4], z:0 = -x (shape undeclared)
 ADD=/usr/share/libonnx-testdata/data/node/test_add/model.onnx   # x, y: float32 [3,4,5] -> sum
 
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/openacl-infer.XXXXXX") || exit 1
-trap 'rm -rf "$SCRATCH"' EXIT
-mkdir "$SCRATCH/cwd" "$SCRATCH/home"
-cd "$SCRATCH/cwd" || exit 1
-export HOME="$SCRATCH/home" ASCEND_PROCESS_LOG_PATH="$SCRATCH/log"
-unset OPENACL_DYNAMIC_BATCH OPENACL_DYNAMIC_HW OPENACL_DYNAMIC_DIMS ASCEND_GLOBAL_LOG_LEVEL ASCEND_SLOG_PRINT_TO_STDOUT \
-  ASCEND_RT_VISIBLE_DEVICES ASCEND_VISIBLE_DEVICES OPENACL_DEVICE_COUNT
-
-OUT=$SCRATCH/stdout
-ERR=$SCRATCH/stderr
-RC=0
-
-fail() {
-  echo "FAIL [$CASE]: $*"
-  echo "--- exit code: $RC"
-  echo "--- stdout:"; head -c 4000 "$OUT"
-  echo "--- stderr:"; head -c 4000 "$ERR"
-  exit 1
-}
+. "$(dirname "$0")/lib.sh"
+tool_case_setup infer
 
 run() {
   "$BIN" infer "$@" >"$OUT" 2>"$ERR"
   RC=$?
 }
 
-expect_rc() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
-expect_err() { grep -qF -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
-expect_out() { grep -qF -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
 # A usage or runtime error: the exit code, one line on stderr starting with
 # "openacl: error:", holding every given text, and nothing on stdout.
 expect_error() {

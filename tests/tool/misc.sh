@@ -15,26 +15,8 @@ CASE=$3
 CFG=$SRC/tests/data/config
 PY=/usr/bin/python3
 
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/openacl-misc.XXXXXX") || exit 1
-trap 'rm -rf "$SCRATCH"' EXIT
-mkdir "$SCRATCH/cwd" "$SCRATCH/home"
-cd "$SCRATCH/cwd" || exit 1
-export HOME="$SCRATCH/home" ASCEND_PROCESS_LOG_PATH="$SCRATCH/log"
-# The environment of the machine must not leak into the cases.
-unset ASCEND_RT_VISIBLE_DEVICES ASCEND_VISIBLE_DEVICES OPENACL_DEVICE_COUNT OPENACL_SOC_NAME OPENACL_BACKEND \
-  OPENACL_DEVICE_MEMORY OPENACL_EXECUTOR_THREADS ASCEND_GLOBAL_LOG_LEVEL ASCEND_SLOG_PRINT_TO_STDOUT
-
-OUT=$SCRATCH/stdout
-ERR=$SCRATCH/stderr
-RC=0
-
-fail() {
-  echo "FAIL [$CASE]: $*"
-  echo "--- exit code: $RC"
-  echo "--- stdout:"; head -c 4000 "$OUT"
-  echo "--- stderr:"; head -c 4000 "$ERR"
-  exit 1
-}
+. "$(dirname "$0")/lib.sh"
+tool_case_setup misc
 
 # run ARGS...: the binary with ARGS, stdout/stderr/exit code kept.
 run() {
@@ -42,9 +24,6 @@ run() {
   RC=$?
 }
 
-rc_is() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
-out_has() { grep -qF -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
-err_has() { grep -qF -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
 out_empty() { [ ! -s "$OUT" ] || fail "stdout is not empty"; }
 err_empty() { [ ! -s "$ERR" ] || fail "stderr is not empty"; }
 # Every stderr line is one of the tool's own: "openacl: error|warning: ...".
@@ -67,14 +46,14 @@ case "$CASE" in
 # ---- devices -------------------------------------------------------------
 devices/table)
   run devices
-  rc_is 0; err_empty
-  out_has "ID"; out_has "BACKEND"; out_has "SOC"; out_has "MEMORY"; out_has "THREADS"
-  out_has "openacl-cpu"
+  expect_rc 0; err_empty
+  expect_out "ID"; expect_out "BACKEND"; expect_out "SOC"; expect_out "MEMORY"; expect_out "THREADS"
+  expect_out "openacl-cpu"
   [ "$(wc -l <"$OUT")" -eq 2 ] || fail "expected a header and one device"
   ;;
 devices/json)
   OPENACL_DEVICE_COUNT=3 OPENACL_DEVICE_MEMORY=1G OPENACL_EXECUTOR_THREADS=3 OPENACL_SOC_NAME='Ascend"910B1' run devices --json
-  rc_is 0; err_empty
+  expect_rc 0; err_empty
   json_check 'len(d) == 3 and [x["id"] for x in d] == [0, 1, 2] and [x["physical_id"] for x in d] == [0, 1, 2]'
   json_check 'all(x["memory_bytes"] == 1 << 30 and x["executor_threads"] == 3 and x["backend"] == "cpu" for x in d)'
   json_check 'all(x["soc_name"] == "Ascend\"910B1" and x["ai_cores"] == 3 and x["vector_cores"] == 3 for x in d)'
@@ -82,134 +61,134 @@ devices/json)
 devices/visible)
   # ASCEND_RT_VISIBLE_DEVICES renumbers in the listed order.
   OPENACL_DEVICE_COUNT=4 ASCEND_RT_VISIBLE_DEVICES=3,1 run devices --json
-  rc_is 0; err_empty
+  expect_rc 0; err_empty
   json_check '[(x["id"], x["physical_id"]) for x in d] == [(0, 3), (1, 1)]'
   OPENACL_DEVICE_COUNT=4 ASCEND_VISIBLE_DEVICES=1-3 ASCEND_RT_VISIBLE_DEVICES=2 run devices --json
-  rc_is 0
+  expect_rc 0
   json_check '[(x["id"], x["physical_id"]) for x in d] == [(0, 3)]'
   ;;
 devices/memory_units)
   OPENACL_DEVICE_MEMORY=1536M run devices
-  rc_is 0; out_has "1.5 GiB"
+  expect_rc 0; expect_out "1.5 GiB"
   ;;
 devices/backend_null)
   OPENACL_BACKEND=null run devices --json
-  rc_is 0
+  expect_rc 0
   json_check 'len(d) >= 1 and d[0]["backend"] == "null"'
   ;;
 devices/bad_visible)
   # A device that does not exist: the API error explained, with the variable.
   ASCEND_RT_VISIBLE_DEVICES=5 run devices
-  rc_is 1; out_empty; err_lines_ok; err_line_count 1
-  err_has "aclrtGetDeviceCount returned ACL_ERROR_RT_INVALID_DEVICEID (107001)"
-  err_has "ASCEND_RT_VISIBLE_DEVICES='5'"
-  err_has "remedy:"
+  expect_rc 1; out_empty; err_lines_ok; err_line_count 1
+  expect_err "aclrtGetDeviceCount returned ACL_ERROR_RT_INVALID_DEVICEID (107001)"
+  expect_err "ASCEND_RT_VISIBLE_DEVICES='5'"
+  expect_err "remedy:"
   ;;
 devices/malformed_visible)
   ASCEND_RT_VISIBLE_DEVICES=a,b run devices --json
-  rc_is 1; out_empty; err_lines_ok; err_line_count 1
-  err_has "openacl: warning: "
-  err_has "token 1 ('a') is not a device id"
-  err_has "107001"
+  expect_rc 1; out_empty; err_lines_ok; err_line_count 1
+  expect_err "openacl: warning: "
+  expect_err "token 1 ('a') is not a device id"
+  expect_err "107001"
   ;;
 devices/usage)
   run devices --frobnicate
-  rc_is 2; out_empty; err_line_count 1
-  err_has "unknown option '--frobnicate'"; err_has "openacl devices --help"
+  expect_rc 2; out_empty; err_line_count 1
+  expect_err "unknown option '--frobnicate'"; expect_err "openacl devices --help"
   run devices extra
-  rc_is 2; err_has "takes no arguments"
+  expect_rc 2; expect_err "takes no arguments"
   run devices --help
-  rc_is 0; err_empty; out_has "usage: openacl devices"; out_has "--json"; out_has "ASCEND_RT_VISIBLE_DEVICES"
+  expect_rc 0; err_empty; expect_out "usage: openacl devices"; expect_out "--json"; expect_out "ASCEND_RT_VISIBLE_DEVICES"
   ;;
 # ---- explain -------------------------------------------------------------
 explain/code)
   run explain 107002
-  rc_is 0; err_empty
-  out_has "ACL_ERROR_RT_CONTEXT_NULL (107002)"
-  out_has "meaning: "; out_has "causes: "; out_has "remedy: "
+  expect_rc 0; err_empty
+  expect_out "ACL_ERROR_RT_CONTEXT_NULL (107002)"
+  expect_out "meaning: "; expect_out "causes: "; expect_out "remedy: "
   ;;
 explain/name_forms)
   # Any case, with or without the prefixes, '-' for '_'.
   for n in ACL_ERROR_RT_CONTEXT_NULL acl_error_rt_context_null ERROR_RT_CONTEXT_NULL rt_context_null context_null \
     context-null; do
     run explain "$n"
-    rc_is 0; out_has "ACL_ERROR_RT_CONTEXT_NULL (107002)"
+    expect_rc 0; expect_out "ACL_ERROR_RT_CONTEXT_NULL (107002)"
   done
   run explain invalid_param
-  rc_is 0; out_has "ACL_ERROR_INVALID_PARAM (100000)"
+  expect_rc 0; expect_out "ACL_ERROR_INVALID_PARAM (100000)"
   ;;
 explain/hex)
   run explain 0x1A1FA
-  rc_is 0; out_has "ACL_ERROR_RT_CONTEXT_NULL (107002)"
+  expect_rc 0; expect_out "ACL_ERROR_RT_CONTEXT_NULL (107002)"
   ;;
 explain/aliases)
   run explain 0
-  rc_is 0; out_has "ACL_SUCCESS (0)"; out_has "also named: ACL_ERROR_NONE, ACL_RT_SUCCESS"
+  expect_rc 0; expect_out "ACL_SUCCESS (0)"; expect_out "also named: ACL_ERROR_NONE, ACL_RT_SUCCESS"
   run explain acl_error_none
-  rc_is 0; out_has "ACL_ERROR_NONE (0)"; out_has "ACL_SUCCESS"
+  expect_rc 0; expect_out "ACL_ERROR_NONE (0)"; expect_out "ACL_SUCCESS"
   ;;
 explain/several)
   run explain 100000 107002
-  rc_is 0
-  out_has "ACL_ERROR_INVALID_PARAM (100000)"; out_has "ACL_ERROR_RT_CONTEXT_NULL (107002)"
+  expect_rc 0
+  expect_out "ACL_ERROR_INVALID_PARAM (100000)"; expect_out "ACL_ERROR_RT_CONTEXT_NULL (107002)"
   ;;
 explain/unknown_code)
   run explain 107999
-  rc_is 1; out_empty; err_line_count 1
-  err_has "107999 is not a code in openacl's error table"
-  err_has "the nearest known codes are"; err_has "openacl explain --list"
+  expect_rc 1; out_empty; err_line_count 1
+  expect_err "107999 is not a code in openacl's error table"
+  expect_err "the nearest known codes are"; expect_err "openacl explain --list"
   run explain 99999999999
-  rc_is 1; err_has "out of the range"
+  expect_rc 1; expect_err "out of the range"
   ;;
 explain/unknown_name)
   run explain CONTEXT_NUL
-  rc_is 1; out_empty; err_line_count 1
-  err_has "no error code is named 'CONTEXT_NUL'; did you mean ACL_ERROR_RT_CONTEXT_NULL?"
+  expect_rc 1; out_empty; err_line_count 1
+  expect_err "no error code is named 'CONTEXT_NUL'; did you mean ACL_ERROR_RT_CONTEXT_NULL?"
   run explain zzzzzzzzzzzz
-  rc_is 1; err_has "no error code is named 'zzzzzzzzzzzz'"; err_has "openacl explain --list"
+  expect_rc 1; expect_err "no error code is named 'zzzzzzzzzzzz'"; expect_err "openacl explain --list"
   ;;
 explain/partly_unknown)
   # The known ones are printed, the unknown one reported, exit 1.
   run explain 100000 nosuchcode
-  rc_is 1; out_has "ACL_ERROR_INVALID_PARAM (100000)"; err_has "'nosuchcode'"
+  expect_rc 1; expect_out "ACL_ERROR_INVALID_PARAM (100000)"; expect_err "'nosuchcode'"
   ;;
 explain/json)
   run explain --json 107002 acl_success
-  rc_is 0; err_empty
+  expect_rc 0; err_empty
   json_check 'len(d) == 2 and d[0]["name"] == "ACL_ERROR_RT_CONTEXT_NULL" and d[0]["code"] == 107002'
   json_check 'all(d[0][k] for k in ("meaning", "causes", "remedy")) and d[0]["aliases"] == []'
   json_check 'd[1]["code"] == 0 and "ACL_ERROR_NONE" in d[1]["aliases"]'
   ;;
 explain/list)
   run explain --list
-  rc_is 0; err_empty
-  out_has "ACL_ERROR_RT_CONTEXT_NULL"; out_has "107002"
+  expect_rc 0; err_empty
+  expect_out "ACL_ERROR_RT_CONTEXT_NULL"; expect_out "107002"
   TEXT_LINES=$(wc -l <"$OUT")
   run explain --list --json
-  rc_is 0
+  expect_rc 0
   json_check "len(d) == $TEXT_LINES and len(d) > 200 and len(set(x['name'] for x in d)) == len(d)"
   json_check 'all(isinstance(x["code"], int) and x["meaning"] and x["remedy"] for x in d)'
   ;;
 explain/usage)
   run explain
-  rc_is 2; out_empty; err_has "no CODE or NAME given"; err_has "openacl explain --help"
+  expect_rc 2; out_empty; expect_err "no CODE or NAME given"; expect_err "openacl explain --help"
   run explain --bogus
-  rc_is 2; err_has "unknown option '--bogus'"
+  expect_rc 2; expect_err "unknown option '--bogus'"
   run explain --list 5
-  rc_is 2; err_has "--list takes no CODE or NAME"
+  expect_rc 2; expect_err "--list takes no CODE or NAME"
   run explain --help
-  rc_is 0; err_empty; out_has "usage: openacl explain"; out_has "--list"; out_has "--json"
+  expect_rc 0; err_empty; expect_out "usage: openacl explain"; expect_out "--list"; expect_out "--json"
   ;;
 # ---- config check --------------------------------------------------------
 config/valid)
   run config check "$CFG/valid_empty_object.json"
-  rc_is 0; err_empty
+  expect_rc 0; err_empty
   json_check 'd["max_opqueue_num"] == 20000 and "environment" in d and "dump" in d'
   ;;
 config/valid_with_warning)
   run config check "$CFG/valid_watcher_overlap.json"
-  rc_is 0; err_lines_ok
-  err_has "openacl: warning: $CFG/valid_watcher_overlap.json: dump.dump_list[0]: \"C\" is in both layer and watcher_nodes"
+  expect_rc 0; err_lines_ok
+  expect_err "openacl: warning: $CFG/valid_watcher_overlap.json: dump.dump_list[0]: \"C\" is in both layer and watcher_nodes"
   json_check '"dump" in d'
   ;;
 config/cases)
@@ -222,106 +201,106 @@ config/cases)
     run config check "$CFG/$file"
     n=$((n + 1))
     if [ "$code" = 0 ]; then
-      rc_is 0
+      expect_rc 0
       cat "$OUT" "$ERR" | grep -qF -- "$fragment" || fail "neither stdout nor stderr has '$fragment'"
     else
-      rc_is 1; err_lines_ok
-      err_has "aclInit would return"; err_has "($code)"
-      err_has "$fragment"
+      expect_rc 1; err_lines_ok
+      expect_err "aclInit would return"; expect_err "($code)"
+      expect_err "$fragment"
     fi
   done <"$CFG/cases.tsv"
   [ "$n" -gt 50 ] || fail "only $n cases read from cases.tsv"
   ;;
 config/key_path)
   run config check "$CFG/dump_mode_bad.json"
-  rc_is 1; out_empty; err_lines_ok; err_line_count 2
-  err_has "openacl: error: $CFG/dump_mode_bad.json: dump.dump_mode: \"everything\" is not one of input, output, all"
-  err_has "ACL_ERROR_INVALID_DUMP_CONFIG (100009)"
+  expect_rc 1; out_empty; err_lines_ok; err_line_count 2
+  expect_err "openacl: error: $CFG/dump_mode_bad.json: dump.dump_mode: \"everything\" is not one of input, output, all"
+  expect_err "ACL_ERROR_INVALID_DUMP_CONFIG (100009)"
   ;;
 config/missing_file)
   run config check "$SCRATCH/nothing-here.json"
-  rc_is 1; out_empty; err_lines_ok
-  err_has "nothing-here.json: cannot read the configuration file: No such file or directory"
-  err_has "ACL_ERROR_INVALID_FILE (100003)"
+  expect_rc 1; out_empty; err_lines_ok
+  expect_err "nothing-here.json: cannot read the configuration file: No such file or directory"
+  expect_err "ACL_ERROR_INVALID_FILE (100003)"
   run config check "$SCRATCH"
-  rc_is 1; err_has "is a directory"
+  expect_rc 1; expect_err "is a directory"
   ;;
 config/unreadable)
   # A file that exists but cannot be read: /proc/self/mem fails every read
   # (even for root); a mode-000 file is tried too unless root can read it.
   if [ -e /proc/self/mem ]; then
     run config check /proc/self/mem
-    rc_is 1; out_empty; err_lines_ok
-    err_has "/proc/self/mem: cannot read the configuration file: "; err_has "(100003)"
+    expect_rc 1; out_empty; err_lines_ok
+    expect_err "/proc/self/mem: cannot read the configuration file: "; expect_err "(100003)"
   fi
   f=$SCRATCH/secret.json
   echo '{}' >"$f"; chmod 000 "$f"
   if [ ! -r "$f" ]; then
     run config check "$f"
-    rc_is 1; err_has "Permission denied"; err_has "(100003)"
+    expect_rc 1; expect_err "Permission denied"; expect_err "(100003)"
   fi
   ;;
 config/env_applies)
   # The environment is applied as aclInit would: it shows in the result.
   OPENACL_SOC_NAME=Ascend310P3 run config check "$CFG/valid_empty_object.json"
-  rc_is 0
+  expect_rc 0
   json_check 'd["environment"]["OPENACL_SOC_NAME"] == "Ascend310P3"'
   ;;
 config/json)
   run config check --json "$CFG/dump_mode_bad.json"
-  rc_is 1; err_empty
+  expect_rc 1; err_empty
   json_check 'd["valid"] is False and d["code"] == 100009 and d["name"] == "ACL_ERROR_INVALID_DUMP_CONFIG"'
   json_check 'd["problems"][0] == {"severity": "error", "key": "dump.dump_mode", "message": "\"everything\" is not one of input, output, all"}'
   json_check 'd["effective"] is None'
   run config check --json "$CFG/valid_watcher_overlap.json"
-  rc_is 0; err_empty
+  expect_rc 0; err_empty
   json_check 'd["valid"] is True and d["code"] == 0 and d["problems"][0]["severity"] == "warning"'
   json_check 'd["effective"]["max_opqueue_num"] == 20000'
   run config check --json "$CFG/syntax_trailing_comma.json"
-  rc_is 1
+  expect_rc 1
   json_check 'd["problems"][0]["key"] == "" and "line 3, column 1" in d["problems"][0]["message"]'
   ;;
 config/usage)
   run config
-  rc_is 2; out_empty; err_has "missing subcommand"; err_has "openacl config --help"
+  expect_rc 2; out_empty; expect_err "missing subcommand"; expect_err "openacl config --help"
   run config frob x.json
-  rc_is 2; err_has "unknown subcommand 'frob'"
+  expect_rc 2; expect_err "unknown subcommand 'frob'"
   run config check
-  rc_is 2; err_has "no FILE given"; err_has "openacl config check --help"
+  expect_rc 2; expect_err "no FILE given"; expect_err "openacl config check --help"
   run config check a.json b.json
-  rc_is 2; err_has "one FILE at a time"
+  expect_rc 2; expect_err "one FILE at a time"
   run config check --strict a.json
-  rc_is 2; err_has "unknown option '--strict'"
+  expect_rc 2; expect_err "unknown option '--strict'"
   run config check --help
-  rc_is 0; err_empty; out_has "usage: openacl config check"
+  expect_rc 0; err_empty; expect_out "usage: openacl config check"
   ;;
 # ---- the dispatcher -----------------------------------------------------
 main/help)
   run --help
-  rc_is 0; err_empty
-  for c in infer devices explain config; do out_has "  $c "; done
+  expect_rc 0; err_empty
+  for c in infer devices explain config; do expect_out "  $c "; done
   run help explain
-  rc_is 0; out_has "usage: openacl explain"
+  expect_rc 0; expect_out "usage: openacl explain"
   ;;
 main/no_args)
   run
-  rc_is 2; out_empty; err_has "usage: openacl <command>"
+  expect_rc 2; out_empty; expect_err "usage: openacl <command>"
   ;;
 main/version)
   run --version
-  rc_is 0; err_empty
+  expect_rc 0; err_empty
   grep -q '^openacl [0-9][0-9.]*$' "$OUT" || fail "no 'openacl X.Y.Z' line"
-  out_has "ACL API "
+  expect_out "ACL API "
   ;;
 main/unknown)
   run devcies
-  rc_is 2; out_empty; err_line_count 1; err_has "unknown command 'devcies'"
+  expect_rc 2; out_empty; err_line_count 1; expect_err "unknown command 'devcies'"
   run explai
-  rc_is 2; err_has "did you mean 'explain'?"
+  expect_rc 2; expect_err "did you mean 'explain'?"
   run --json
-  rc_is 2; err_has "options go after the command"
+  expect_rc 2; expect_err "options go after the command"
   run help nothing
-  rc_is 2; err_has "unknown command 'nothing'"
+  expect_rc 2; expect_err "unknown command 'nothing'"
   ;;
 *)
   echo "misc.sh: no case '$CASE'"

@@ -19,24 +19,8 @@ L=$SRC/models/shapes/labels.txt
 IMG=$SRC/models/shapes/images
 DYN=$SRC/tests/data/tool/dyn_batch.onnx
 
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/openacl-recipe.XXXXXX") || exit 1
-trap 'rm -rf "$SCRATCH"' EXIT
-mkdir "$SCRATCH/cwd" "$SCRATCH/home"
-cd "$SCRATCH/cwd" || exit 1
-export HOME="$SCRATCH/home" ASCEND_PROCESS_LOG_PATH="$SCRATCH/log"
-unset OPENACL_DYNAMIC_BATCH OPENACL_DYNAMIC_HW OPENACL_DYNAMIC_DIMS ASCEND_GLOBAL_LOG_LEVEL ASCEND_SLOG_PRINT_TO_STDOUT
-
-OUT=$SCRATCH/stdout
-ERR=$SCRATCH/stderr
-RC=0
-
-fail() {
-  echo "FAIL [$CASE]: $*"
-  echo "--- exit code: $RC"
-  echo "--- stdout:"; head -c 4000 "$OUT"
-  echo "--- stderr:"; head -c 4000 "$ERR"
-  exit 1
-}
+. "$(dirname "$0")/lib.sh"
+tool_case_setup recipe
 run() {
   "$BIN" infer "$@" >"$OUT" 2>"$ERR"
   RC=$?
@@ -46,9 +30,6 @@ drv() {
   "$DRV" "$@" >"$OUT" 2>"$ERR"
   RC=$?
 }
-expect_rc() { [ "$RC" -eq "$1" ] || fail "exit code $RC, expected $1"; }
-expect_err() { grep -qF -- "$1" "$ERR" || fail "stderr lacks '$1'"; }
-expect_out() { grep -qF -- "$1" "$OUT" || fail "stdout lacks '$1'"; }
 # The exit code and one line on stderr starting "openacl: error:" with
 # every given text; a usage error (2) also points at --help.
 expect_error() {
