@@ -578,3 +578,69 @@ TEST(work_memory) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* A transformer block's pieces as PyTorch exports them before opset 17: the
+ * layer normalisation decomposed into nine nodes, GELU as Erf, and q/k/v
+ * picked from one tensor with Gather: one layer normalisation, one GELU and
+ * two views, no reference kernel. */
+TEST(transformer_patterns) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 3, (int64_t[]){2, 5, 8});
+  float two = 2.0f, eps = 1e-5f, sqrt2 = 1.41421356f, one = 1.0f, half = 0.5f;
+  int m = unary(&b, "ReduceMean", x, "mean");
+  gb_ints(&b, "axes", 1, (int64_t[]){-1});
+  int d = binary(&b, "Sub", x, m, "centred");
+  int p = binary(&b, "Pow", d, gb_const(&b, "two", ACL__ONNX_FLOAT, 0, NULL, &two, 0, 0), "sq");
+  int v = unary(&b, "ReduceMean", p, "var");
+  gb_ints(&b, "axes", 1, (int64_t[]){-1});
+  int a = binary(&b, "Add", v, gb_const(&b, "eps", ACL__ONNX_FLOAT, 0, NULL, &eps, 0, 0), "var_eps");
+  int s = unary(&b, "Sqrt", a, "std");
+  int n = binary(&b, "Div", d, s, "normed");
+  int y = binary(&b, "Mul", n, gb_const(&b, "gamma", ACL__ONNX_FLOAT, 1, (int64_t[]){8}, NULL, 0.5f, 1.0f), "scaled");
+  y = binary(&b, "Add", y, gb_w(&b, "beta", 1, (int64_t[]){8}), "ln");
+  /* GELU */
+  int g0 = binary(&b, "Div", y, gb_const(&b, "sqrt2", ACL__ONNX_FLOAT, 0, NULL, &sqrt2, 0, 0), "g_div");
+  int g1 = unary(&b, "Erf", g0, "g_erf");
+  int g2 = binary(&b, "Add", g1, gb_const(&b, "one", ACL__ONNX_FLOAT, 0, NULL, &one, 0, 0), "g_add");
+  int g3 = binary(&b, "Mul", y, g2, "g_mul");
+  int g = binary(&b, "Mul", g3, gb_const(&b, "half", ACL__ONNX_FLOAT, 0, NULL, &half, 0, 0), "gelu");
+  /* q, k from a [2, 2, 5, 4] reshape of the GELU output */
+  int64_t shape[4] = {2, 2, 5, 4}, zero = 0, onei = 1;
+  int r = binary(&b, "Reshape", g, gb_const(&b, "shape", ACL__ONNX_INT64, 1, (int64_t[]){4}, shape, 0, 0), "heads");
+  int q = binary(&b, "Gather", r, gb_const(&b, "i0", ACL__ONNX_INT64, 0, NULL, &zero, 0, 0), "q");
+  int k = binary(&b, "Gather", r, gb_const(&b, "i1", ACL__ONNX_INT64, 0, NULL, &onei, 0, 0), "k");
+  gb_output(&b, binary(&b, "Add", q, k, "qk"));
+  gb_output(&b, g);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 3, (int64_t[]){2, 5, 8});
+  compare_run(e, b.g, &f);
+  acl__engine_stats st = stats(e);
+  printf("%zu steps (%zu oneDNN, %zu reference), %zu fused\n", st.steps, st.dnnl_steps, st.ref_steps, st.fused);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  CHECK((long)st.fused >= 12); /* 8 + the mean into the layer norm, 4 into the GELU */
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* LayerNormalization (opset 17) over the last axis, with and without a bias. */
+TEST(layernorm_op) {
+  gb b = gb_new(17);
+  int x = gb_input(&b, "x", 3, (int64_t[]){3, 4, 6});
+  int ins[3] = {x, gb_const(&b, "scale", ACL__ONNX_FLOAT, 1, (int64_t[]){6}, NULL, 0.5f, 1.0f),
+                gb_w(&b, "bias", 1, (int64_t[]){6})};
+  int y = gb_node(&b, "LayerNormalization", ins, 3, "ln");
+  gb_float(&b, "epsilon", 1e-3f);
+  int z = gb_node(&b, "LayerNormalization", ins, 2, "ln_nobias");
+  gb_output(&b, y);
+  gb_output(&b, z);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 3, (int64_t[]){3, 4, 6});
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

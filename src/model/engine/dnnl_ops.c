@@ -46,6 +46,11 @@ static int f32(eng_build *b, int v) {
          acl__op_numel(V(b, v)->rank, V(b, v)->dims) > 0;
 }
 
+/* f32, also a scalar (rank 0), which binary operations broadcast. */
+static int f32_or_scalar(eng_build *b, int v) {
+  return f32(b, v) || (v >= 0 && V(b, v)->onnx_type == ACL__ONNX_FLOAT && V(b, v)->rank == 0);
+}
+
 static int same_dims(const eng_val *x, int rank, const int64_t *dims) {
   return x->rank == rank && memcmp(x->dims, dims, sizeof(int64_t) * (size_t)rank) == 0;
 }
@@ -580,7 +585,7 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
     alg = dnnl_binary_div, comm = 0;
   else
     return 1;
-  if (nin != 2 || !f32(b, ins[0]) || !f32(b, ins[1]))
+  if (nin != 2 || !f32_or_scalar(b, ins[0]) || !f32_or_scalar(b, ins[1]) || (!f32(b, ins[0]) && !f32(b, ins[1])))
     return 1;
   int a = ins[0], c = ins[1];
   int r = V(b, a)->rank > V(b, c)->rank ? V(b, a)->rank : V(b, c)->rank;
@@ -959,6 +964,226 @@ static int batchnorm(eng_build *b, int ni, const int *ins, size_t nin) {
   return rc;
 }
 
+
+/* ---- normalisation and GELU patterns of exported transformers ---------------------- */
+
+static int in_of(eng_build *b, int ni, size_t k) {
+  return k < N(b, ni)->n_inputs ? acl__eng_resolve(b->e, N(b, ni)->inputs[k]) : -1;
+}
+
+/* The next node of `op` reading v as its only later reader, or -1. */
+static int next_op(eng_build *b, int ni, int v, const char *op) {
+  int c = single_next(b, ni, v);
+  return c >= 0 && op_is(b, c, op) ? c : -1;
+}
+
+/* The operand of binary node c that is not v, or -1 (also when both are v). */
+static int other_in(eng_build *b, int c, int v) {
+  int a0 = in_of(b, c, 0), a1 = in_of(b, c, 1);
+  if (N(b, c)->n_inputs != 2 || a0 == a1)
+    return -1;
+  return a0 == v ? a1 : a1 == v ? a0 : -1;
+}
+
+static int near(float a, float want) {
+  return a > want - 1e-3f * (want > 0 ? want : -want) - 1e-6f && a < want + 1e-3f * (want > 0 ? want : -want) + 1e-6f;
+}
+
+/* A constant float tensor of C elements spread over the last axis (gamma, beta). */
+static int const_last_axis(eng_build *b, int v, int64_t c) {
+  return v >= 0 && f32(b, v) && V(b, v)->kind == ENG_CONST && acl__op_numel(V(b, v)->rank, V(b, v)->dims) == c &&
+         V(b, v)->dims[V(b, v)->rank - 1] == c;
+}
+
+/* ReduceMean over the last axis only, keeping it. */
+static int mean_last_axis(eng_build *b, int ni, int rank) {
+  const acl__graph_node *n = N(b, ni);
+  if (!op_is(b, ni, "ReduceMean") || n->n_inputs != 1)
+    return 0;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  const int64_t *axes = NULL;
+  int64_t na = acl__op_attr_ints(&c, "axes", &axes);
+  int keep = (int)acl__op_attr_int(&c, "keepdims", 1);
+  acl__diags_free(&d);
+  return keep && na == 1 && (axes[0] == -1 || axes[0] == rank - 1);
+}
+
+/* Layer normalisation as PyTorch exports it before opset 17:
+ *   m = ReduceMean(x); d = x - m; v = ReduceMean(d ^ 2); y = d / Sqrt(v + eps) * gamma + beta
+ * over the last axis, as one oneDNN layer normalisation. */
+static int layernorm_chain(eng_build *b, int ni, const int *ins) {
+  int x = ins[0];
+  if (!f32(b, x) || V(b, x)->rank < 2 || !mean_last_axis(b, ni, V(b, x)->rank))
+    return 1;
+  int rank = V(b, x)->rank;
+  int64_t C = V(b, x)->dims[rank - 1];
+  int m = out_of(b, ni, 0);
+  int sub = next_op(b, ni, m, "Sub");
+  if (sub < 0 || in_of(b, sub, 0) != x || in_of(b, sub, 1) != m)
+    return 1;
+  int d = out_of(b, sub, 0);
+  /* d is read twice: by Pow and by Div */
+  if (b->uses_left[d] != 2 || V(b, d)->graph_output)
+    return 1;
+  int pw = -1, dv = -1;
+  const acl__graph *g = b->e->g;
+  for (size_t j = (size_t)sub + 1; j < g->n_nodes; j++)
+    for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+      if (!b->e->dead[j] && acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == d) {
+        if (op_is(b, (int)j, "Pow") && pw < 0)
+          pw = (int)j;
+        else if (op_is(b, (int)j, "Div") && dv < 0)
+          dv = (int)j;
+      }
+  float two = 0, eps = 0;
+  if (pw < 0 || dv < 0 || in_of(b, pw, 0) != d || !const_scalar(b, in_of(b, pw, 1), &two) || two != 2.0f ||
+      in_of(b, dv, 0) != d)
+    return 1;
+  int r2 = single_next(b, pw, out_of(b, pw, 0));
+  if (r2 < 0 || !mean_last_axis(b, r2, rank))
+    return 1;
+  int ad = next_op(b, r2, out_of(b, r2, 0), "Add");
+  if (ad < 0 || !const_scalar(b, other_in(b, ad, out_of(b, r2, 0)), &eps) || eps < 0)
+    return 1;
+  int sq = next_op(b, ad, out_of(b, ad, 0), "Sqrt");
+  if (sq < 0 || single_next(b, sq, out_of(b, sq, 0)) != dv || in_of(b, dv, 1) != out_of(b, sq, 0))
+    return 1;
+  int mu = next_op(b, dv, out_of(b, dv, 0), "Mul");
+  int gamma = mu >= 0 ? other_in(b, mu, out_of(b, dv, 0)) : -1;
+  int ab = mu >= 0 && const_last_axis(b, gamma, C) ? next_op(b, mu, out_of(b, mu, 0), "Add") : -1;
+  int beta = ab >= 0 ? other_in(b, ab, out_of(b, mu, 0)) : -1;
+  if (ab < 0 || !const_last_axis(b, beta, C))
+    return 1;
+  int xs = acl__eng_plain(b, x);
+  if (xs < 0)
+    return ACL_ERROR_BAD_ALLOC;
+  dnnl_layer_normalization_desc_t ld;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &V(b, xs)->md, NULL, eps,
+                                                 dnnl_use_scale | dnnl_use_shift) != dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &ld, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  dnnl_memory_desc_t cmd;
+  acl__eng_plain_md(&cmd, 1, &C);
+  int gv = view_as(b, gamma, 1, &C, &cmd), bv = view_as(b, beta, 1, &C, &cmd);
+  int y = out_of(b, ab, 0);
+  int rc = ACL_ERROR_BAD_ALLOC;
+  if (gv >= 0 && bv >= 0) {
+    define(b, y, rank, V(b, xs)->dims, &V(b, xs)->md);
+    eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_SCALE, gv}, {DNNL_ARG_SHIFT, bv}, {DNNL_ARG_DST, y}};
+    rc = acl__eng_prim_step(b, pd, args, 4, "layer normalization");
+  }
+  dnnl_primitive_desc_destroy(pd);
+  if (rc == 0) {
+    const int chain[8] = {sub, pw, r2, ad, sq, dv, mu, ab};
+    for (int k = 0; k < 8; k++)
+      absorb(b, chain[k], y);
+    /* the first ReduceMean's output is not materialised either */
+    define_view(b, m, y, rank, V(b, y)->dims, &V(b, y)->md);
+  }
+  return rc;
+}
+
+/* LayerNormalization (opset 17) over the last axis, one output. */
+static int layernorm_op(eng_build *b, int ni, const int *ins, size_t nin) {
+  const acl__graph_node *n = N(b, ni);
+  int x = ins[0];
+  if (!f32(b, x) || V(b, x)->rank < 2 || nin < 2)
+    return 1;
+  for (size_t k = 1; k < n->n_outputs; k++)
+    if (n->outputs[k] >= 0)
+      return 1;
+  int rank = V(b, x)->rank;
+  int64_t C = V(b, x)->dims[rank - 1];
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  int axis = acl__op_axis(acl__op_attr_int(&c, "axis", -1), rank);
+  float eps = acl__op_attr_float(&c, "epsilon", 1e-5f);
+  acl__diags_free(&d);
+  int sc = ins[1], sh = nin > 2 ? ins[2] : -1;
+  if (axis != rank - 1 || !f32(b, sc) || acl__op_numel(V(b, sc)->rank, V(b, sc)->dims) != C ||
+      (sh >= 0 && (!f32(b, sh) || acl__op_numel(V(b, sh)->rank, V(b, sh)->dims) != C)))
+    return 1;
+  int xs = acl__eng_plain(b, x), scp = acl__eng_plain(b, sc), shp = sh >= 0 ? acl__eng_plain(b, sh) : -2;
+  if (xs < 0 || scp < 0 || shp == -1)
+    return ACL_ERROR_BAD_ALLOC;
+  dnnl_layer_normalization_desc_t ld;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  unsigned flags = dnnl_use_scale | (sh >= 0 ? dnnl_use_shift : 0u);
+  if (dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &V(b, xs)->md, NULL, eps, flags) !=
+          dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &ld, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  dnnl_memory_desc_t cmd;
+  acl__eng_plain_md(&cmd, 1, &C);
+  int gv = view_as(b, scp, 1, &C, &cmd), bv = sh >= 0 ? view_as(b, shp, 1, &C, &cmd) : -2;
+  int y = out_of(b, ni, 0), rc = ACL_ERROR_BAD_ALLOC;
+  if (gv >= 0 && bv != -1) {
+    define(b, y, rank, V(b, xs)->dims, &V(b, xs)->md);
+    eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, y}, {DNNL_ARG_SCALE, gv}, {DNNL_ARG_SHIFT, bv}};
+    rc = acl__eng_prim_step(b, pd, args, sh >= 0 ? 4 : 3, "layer normalization");
+  }
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+/* GELU as PyTorch exports it: y = x * (Erf(x / sqrt(2)) + 1) * 0.5, one
+ * oneDNN eltwise (gelu_erf). */
+static int gelu_chain(eng_build *b, int ni, const int *ins, size_t nin) {
+  float c = 0, one = 0, half = 0;
+  int x = ins[0];
+  if (nin != 2 || !f32(b, x) || !const_scalar(b, ins[1], &c) || !near(c, 1.41421356f))
+    return 1;
+  int e = next_op(b, ni, out_of(b, ni, 0), "Erf");
+  int a = e >= 0 ? next_op(b, e, out_of(b, e, 0), "Add") : -1;
+  if (a < 0 || !const_scalar(b, other_in(b, a, out_of(b, e, 0)), &one) || one != 1.0f)
+    return 1;
+  int m1 = next_op(b, a, out_of(b, a, 0), "Mul");
+  if (m1 < 0 || other_in(b, m1, out_of(b, a, 0)) != x)
+    return 1;
+  int m2 = next_op(b, m1, out_of(b, m1, 0), "Mul");
+  if (m2 < 0 || !const_scalar(b, other_in(b, m2, out_of(b, m1, 0)), &half) || half != 0.5f)
+    return 1;
+  const eng_val *X = V(b, x);
+  dnnl_eltwise_desc_t ed;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, dnnl_eltwise_gelu_erf, &X->md, 0.f, 0.f) !=
+          dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &ed, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, m2, 0);
+  define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 2, "gelu");
+  dnnl_primitive_desc_destroy(pd);
+  if (rc == 0) {
+    const int chain[4] = {e, a, m1, m2};
+    for (int k = 0; k < 4; k++)
+      absorb(b, chain[k], y);
+    define_view(b, out_of(b, ni, 0), y, X->rank, X->dims, &V(b, y)->md);
+  }
+  return rc;
+}
+
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
   const acl__graph_node *n = N(b, ni);
   const char *op = n->op_type;
@@ -981,6 +1206,15 @@ int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
     return transpose(b, ni, ins);
   if (strcmp(op, "BatchNormalization") == 0)
     return batchnorm(b, ni, ins, nin);
+  if (strcmp(op, "LayerNormalization") == 0)
+    return layernorm_op(b, ni, ins, nin);
+  if (strcmp(op, "ReduceMean") == 0)
+    return layernorm_chain(b, ni, ins);
+  if (strcmp(op, "Div") == 0) {
+    int r = gelu_chain(b, ni, ins, nin);
+    if (r != 1)
+      return r;
+  }
   int r = binary(b, ni, ins, nin);
   if (r != 1)
     return r;

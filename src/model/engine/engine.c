@@ -416,7 +416,8 @@ static int root_of(const eng_plan *p, int v) {
 }
 
 static void *val_ptr(const eng_plan *p, const eng_inst *in, int v) {
-  return in->ptr[root_of(p, v)];
+  char *base = in->ptr[root_of(p, v)];
+  return base != NULL ? base + acl__eng_view_off(p, v) : NULL;
 }
 
 static void view_tensor(const eng_plan *p, const eng_inst *in, int v, acl__tensor *t) {
@@ -513,7 +514,7 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
       for (int k = 0; k < s->n_args; k++) {
         int r = root_of(p, s->args[k].val);
         if (p->vals[r].kind == ENG_INPUT || p->vals[r].kind == ENG_HEAP)
-          dnnl_memory_set_data_handle(in->mem[s->args[k].val], in->ptr[r]);
+          dnnl_memory_set_data_handle(in->mem[s->args[k].val], val_ptr(p, in, s->args[k].val));
       }
       dnnl_status_t st = dnnl_primitive_execute(s->prim, in->stream, s->n_args + (s->scratch > 0),
                                                 in->args[si]);

@@ -37,6 +37,7 @@ typedef struct eng_val {
   acl__tensor konst;        /* CONST: the data (owned when konst.owned) */
   int input;                /* INPUT: index into the graph's inputs */
   int base;                 /* VIEW: the value whose bytes these are */
+  size_t view_off;          /* VIEW: where in base's bytes (a Gather of one index along axis 0) */
   dnnl_memory_desc_t md;    /* its layout; md.ndims == 0 when oneDNN cannot describe it */
   int plain;                /* dense row-major */
   size_t bytes;             /* ARENA: bytes; CONST/INPUT/HEAP: numel x element size */
@@ -147,6 +148,9 @@ typedef struct eng_build {
   acl__diags *diags;
 } eng_build;
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin);
+
+/* Byte offset of v's data from its root's (the sum along its chain of views). */
+size_t acl__eng_view_off(const eng_plan *p, int v);
 
 /* plan.c helpers used by dnnl_ops.c */
 int acl__eng_val_new(eng_plan *p);

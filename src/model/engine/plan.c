@@ -269,13 +269,23 @@ done:
 
 /* ---- views ---------------------------------------------------------------- */
 
+size_t acl__eng_view_off(const eng_plan *p, int v) {
+  size_t off = 0;
+  while (p->vals[v].kind == ENG_VIEW) {
+    off += p->vals[v].view_off;
+    v = p->vals[v].base;
+  }
+  return off;
+}
+
 static int is_view_op(const char *op) {
   return strcmp(op, "Reshape") == 0 || strcmp(op, "Flatten") == 0 || strcmp(op, "Squeeze") == 0 ||
          strcmp(op, "Unsqueeze") == 0 || strcmp(op, "Identity") == 0;
 }
 
-/* Output 0 of node ni shares input 0's bytes (shape from the probe). */
-static int make_view(eng_build *b, int ni, int in0) {
+/* Output 0 of node ni shares input 0's bytes from byte `off` on (shape
+ * from the probe). */
+static int make_view(eng_build *b, int ni, int in0, size_t off) {
   eng_plan *p = b->p;
   int src = acl__eng_plain(b, in0);
   if (src < 0)
@@ -289,14 +299,38 @@ static int make_view(eng_build *b, int ni, int in0) {
     x->konst.onnx_type = x->onnx_type;
     x->konst.rank = x->rank;
     memcpy(x->konst.dims, x->dims, sizeof(x->dims));
-    x->konst.data = s->konst.data;
-    x->konst.size = s->konst.size;
+    x->konst.data = (char *)s->konst.data + off;
+    x->konst.size = x->bytes;
     x->konst.owned = 0;
   } else {
     x->kind = ENG_VIEW;
     x->base = src;
+    x->view_off = off;
   }
   return 0;
+}
+
+/* A Gather of one constant index along axis 0 (q = qkv[0] in attention
+ * blocks) picks a contiguous slice: a view at that slice's offset.  The
+ * byte offset, or -1 when the node is not such a Gather. */
+static long long gather_slice(eng_build *b, int ni, const int *ins, size_t nin) {
+  const acl__graph_node *n = &b->e->g->nodes[ni];
+  if (strcmp(n->op_type, "Gather") != 0 || nin != 2 || ins[0] < 0 || ins[1] < 0)
+    return -1;
+  for (size_t k = 0; k < n->n_attrs; k++)
+    if (strcmp(n->attrs[k].name, "axis") == 0 && n->attrs[k].i != 0)
+      return -1;
+  const eng_val *x = &b->p->vals[ins[0]], *ix = &b->p->vals[ins[1]];
+  if (ix->kind != ENG_CONST || ix->rank != 0 || x->rank < 1 || x->dims[0] <= 0 ||
+      (ix->onnx_type != ACL__ONNX_INT64 && ix->onnx_type != ACL__ONNX_INT32))
+    return -1;
+  int64_t i = ix->onnx_type == ACL__ONNX_INT64 ? *(const int64_t *)ix->konst.data : *(const int32_t *)ix->konst.data;
+  if (i < 0)
+    i += x->dims[0];
+  if (i < 0 || i >= x->dims[0])
+    return -1; /* the reference kernel reports it */
+  size_t row = (size_t)acl__op_numel(x->rank - 1, x->dims + 1) * acl__graph_onnx_elem_size(x->onnx_type);
+  return (long long)((size_t)i * row);
 }
 
 /* ---- the build ------------------------------------------------------------- */
@@ -363,6 +397,21 @@ static int build_nodes(eng_build *b) {
   const acl__graph *g = e->g;
   eng_plan *p = b->p;
   int ins_small[32];
+  /* Constant nodes first: exporters put them right before their reader, and
+   * pattern fusions look ahead at constants of nodes not reached yet */
+  for (size_t i = 0; i < g->n_nodes; i++) {
+    const acl__graph_node *n = &g->nodes[i];
+    if (!e->dead[i] && n->n_inputs == 0 && n->domain[0] == '\0' && strcmp(n->op_type, "Constant") == 0) {
+      int rc = probe(b, (int)i, ins_small, 0, 1);
+      if (rc == ACL_ERROR_BAD_ALLOC)
+        return rc;
+      if (rc != 0) {
+        acl__diags_free(b->diags);
+        continue; /* the main loop meets it again and reports it */
+      }
+      b->skip[i] = 1;
+    }
+  }
   for (size_t i = 0; i < g->n_nodes; i++) {
     if (e->dead[i] || b->skip[i])
       continue;
@@ -400,9 +449,12 @@ static int build_nodes(eng_build *b) {
         rc = is_default ? acl__eng_dnnl_node(b, (int)i, ins, nin) : 1;
         if (rc == 1) {
           rc = probe(b, (int)i, ins, nin, 0);
+          long long slice = rc == 0 && is_default ? gather_slice(b, (int)i, ins, nin) : -1;
           if (rc == 0 && is_default && is_view_op(n->op_type) && ins[0] >= 0 &&
               (strcmp(n->op_type, "Identity") != 0 || !g->tensors[n->outputs[0]].is_graph_output))
-            rc = make_view(b, (int)i, ins[0]);
+            rc = make_view(b, (int)i, ins[0], 0);
+          else if (slice >= 0)
+            rc = make_view(b, (int)i, ins[0], (size_t)slice);
           else if (rc == 0)
             rc = ref_step(b, (int)i, ins, nin);
         }
@@ -700,7 +752,7 @@ eng_inst *acl__eng_inst_create(acl__engine *e, eng_plan *p, void *arena) {
         int r = v;
         while (p->vals[r].kind == ENG_VIEW)
           r = p->vals[r].base;
-        void *h = in->ptr[r] != NULL ? in->ptr[r] : DNNL_MEMORY_NONE;
+        void *h = in->ptr[r] != NULL ? (char *)in->ptr[r] + acl__eng_view_off(p, v) : DNNL_MEMORY_NONE;
         if (dnnl_memory_create(&in->mem[v], &p->vals[v].md, e->dnnl, h) != dnnl_success)
           goto fail;
       }
