@@ -541,30 +541,32 @@ static int pool(eng_build *b, int ni, const int *ins) {
 
 /* ---- elementwise -------------------------------------------------------------- */
 
-static int eltwise(eng_build *b, int ni, const int *ins) {
-  post po;
-  if (!f32(b, ins[0]) || activation(b, ni, &po) != 1)
-    return 1;
-  int x = ins[0];
+/* y = alg(x) as one eltwise primitive in x's layout; 1 when oneDNN declines. */
+static int eltwise_step(eng_build *b, int x, int y, dnnl_alg_kind_t alg, float alpha, float beta, const char *what) {
   const eng_val *X = V(b, x);
   dnnl_eltwise_desc_t ed;
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
   if (attr == NULL)
     return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, po.e[0].alg, &X->md, po.e[0].a, po.e[0].b) !=
-          dnnl_success ||
+  if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, alg, &X->md, alpha, beta) != dnnl_success ||
       dnnl_primitive_desc_create(&pd, &ed, attr, b->e->dnnl, NULL) != dnnl_success)
     pd = NULL;
   dnnl_primitive_attr_destroy(attr);
   if (pd == NULL)
     return 1;
-  int y = out_of(b, ni, 0);
   define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
   eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
-  int rc = acl__eng_prim_step(b, pd, args, 2, "eltwise");
+  int rc = acl__eng_prim_step(b, pd, args, 2, what);
   dnnl_primitive_desc_destroy(pd);
   return rc;
+}
+
+static int eltwise(eng_build *b, int ni, const int *ins) {
+  post po;
+  if (!f32(b, ins[0]) || activation(b, ni, &po) != 1)
+    return 1;
+  return eltwise_step(b, ins[0], out_of(b, ni, 0), po.e[0].alg, po.e[0].a, po.e[0].b, "eltwise");
 }
 
 static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
@@ -1009,6 +1011,37 @@ static int mean_last_axis(eng_build *b, int ni, int rank) {
   return keep && na == 1 && (axes[0] == -1 || axes[0] == rank - 1);
 }
 
+/* y = layer normalisation of plain xs over its last axis (C values), scaled
+ * by gamma and shifted by beta (-1: none); 1 when oneDNN declines. */
+static int layernorm_step(eng_build *b, int xs, int gamma, int beta, float eps, int y) {
+  const eng_val *X = V(b, xs);
+  int64_t C = X->dims[X->rank - 1];
+  dnnl_layer_normalization_desc_t ld;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  unsigned flags = dnnl_use_scale | (beta >= 0 ? dnnl_use_shift : 0u);
+  if (dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &X->md, NULL, eps, flags) !=
+          dnnl_success ||
+      dnnl_primitive_desc_create(&pd, &ld, attr, b->e->dnnl, NULL) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  dnnl_memory_desc_t cmd;
+  acl__eng_plain_md(&cmd, 1, &C);
+  int gv = view_as(b, gamma, 1, &C, &cmd), bv = beta >= 0 ? view_as(b, beta, 1, &C, &cmd) : -2;
+  int rc = ACL_ERROR_BAD_ALLOC;
+  if (gv >= 0 && bv != -1) {
+    define(b, y, X->rank, X->dims, &X->md);
+    eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, y}, {DNNL_ARG_SCALE, gv}, {DNNL_ARG_SHIFT, bv}};
+    rc = acl__eng_prim_step(b, pd, args, beta >= 0 ? 4 : 3, "layer normalization");
+  }
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
 /* Layer normalisation as PyTorch exports it before opset 17:
  *   m = ReduceMean(x); d = x - m; v = ReduceMean(d ^ 2); y = d / Sqrt(v + eps) * gamma + beta
  * over the last axis, as one oneDNN layer normalisation. */
@@ -1058,29 +1091,8 @@ static int layernorm_chain(eng_build *b, int ni, const int *ins) {
   int xs = acl__eng_plain(b, x);
   if (xs < 0)
     return ACL_ERROR_BAD_ALLOC;
-  dnnl_layer_normalization_desc_t ld;
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
-  if (attr == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &V(b, xs)->md, NULL, eps,
-                                                 dnnl_use_scale | dnnl_use_shift) != dnnl_success ||
-      dnnl_primitive_desc_create(&pd, &ld, attr, b->e->dnnl, NULL) != dnnl_success)
-    pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
-  if (pd == NULL)
-    return 1;
-  dnnl_memory_desc_t cmd;
-  acl__eng_plain_md(&cmd, 1, &C);
-  int gv = view_as(b, gamma, 1, &C, &cmd), bv = view_as(b, beta, 1, &C, &cmd);
   int y = out_of(b, ab, 0);
-  int rc = ACL_ERROR_BAD_ALLOC;
-  if (gv >= 0 && bv >= 0) {
-    define(b, y, rank, V(b, xs)->dims, &V(b, xs)->md);
-    eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_SCALE, gv}, {DNNL_ARG_SHIFT, bv}, {DNNL_ARG_DST, y}};
-    rc = acl__eng_prim_step(b, pd, args, 4, "layer normalization");
-  }
-  dnnl_primitive_desc_destroy(pd);
+  int rc = layernorm_step(b, xs, gamma, beta, eps, y);
   if (rc == 0) {
     const int chain[8] = {sub, pw, r2, ad, sq, dv, mu, ab};
     for (int k = 0; k < 8; k++)
@@ -1114,30 +1126,7 @@ static int layernorm_op(eng_build *b, int ni, const int *ins, size_t nin) {
   int xs = acl__eng_plain(b, x), scp = acl__eng_plain(b, sc), shp = sh >= 0 ? acl__eng_plain(b, sh) : -2;
   if (xs < 0 || scp < 0 || shp == -1)
     return ACL_ERROR_BAD_ALLOC;
-  dnnl_layer_normalization_desc_t ld;
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
-  if (attr == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  unsigned flags = dnnl_use_scale | (sh >= 0 ? dnnl_use_shift : 0u);
-  if (dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &V(b, xs)->md, NULL, eps, flags) !=
-          dnnl_success ||
-      dnnl_primitive_desc_create(&pd, &ld, attr, b->e->dnnl, NULL) != dnnl_success)
-    pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
-  if (pd == NULL)
-    return 1;
-  dnnl_memory_desc_t cmd;
-  acl__eng_plain_md(&cmd, 1, &C);
-  int gv = view_as(b, scp, 1, &C, &cmd), bv = sh >= 0 ? view_as(b, shp, 1, &C, &cmd) : -2;
-  int y = out_of(b, ni, 0), rc = ACL_ERROR_BAD_ALLOC;
-  if (gv >= 0 && bv != -1) {
-    define(b, y, rank, V(b, xs)->dims, &V(b, xs)->md);
-    eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, y}, {DNNL_ARG_SCALE, gv}, {DNNL_ARG_SHIFT, bv}};
-    rc = acl__eng_prim_step(b, pd, args, sh >= 0 ? 4 : 3, "layer normalization");
-  }
-  dnnl_primitive_desc_destroy(pd);
-  return rc;
+  return layernorm_step(b, xs, scp, sh >= 0 ? shp : -1, eps, out_of(b, ni, 0));
 }
 
 /* GELU as PyTorch exports it: y = x * (Erf(x / sqrt(2)) + 1) * 0.5, one
@@ -1157,29 +1146,13 @@ static int gelu_chain(eng_build *b, int ni, const int *ins, size_t nin) {
   int m2 = next_op(b, m1, out_of(b, m1, 0), "Mul");
   if (m2 < 0 || !const_scalar(b, other_in(b, m2, out_of(b, m1, 0)), &half) || half != 0.5f)
     return 1;
-  const eng_val *X = V(b, x);
-  dnnl_eltwise_desc_t ed;
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
-  if (attr == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, dnnl_eltwise_gelu_erf, &X->md, 0.f, 0.f) !=
-          dnnl_success ||
-      dnnl_primitive_desc_create(&pd, &ed, attr, b->e->dnnl, NULL) != dnnl_success)
-    pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
-  if (pd == NULL)
-    return 1;
   int y = out_of(b, m2, 0);
-  define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
-  eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
-  int rc = acl__eng_prim_step(b, pd, args, 2, "gelu");
-  dnnl_primitive_desc_destroy(pd);
+  int rc = eltwise_step(b, x, y, dnnl_eltwise_gelu_erf, 0.f, 0.f, "gelu");
   if (rc == 0) {
     const int chain[4] = {e, a, m1, m2};
     for (int k = 0; k < 4; k++)
       absorb(b, chain[k], y);
-    define_view(b, out_of(b, ni, 0), y, X->rank, X->dims, &V(b, y)->md);
+    define_view(b, out_of(b, ni, 0), y, V(b, y)->rank, V(b, y)->dims, &V(b, y)->md);
   }
   return rc;
 }
