@@ -61,17 +61,32 @@ static int out_of(eng_build *b, int ni, int k) {
 }
 
 /* Defines value v as an arena tensor of the given shape and layout. */
+/* Whether md lays out `dims` densely in row-major order, whatever strides it
+ * gives dimensions of size 1 (oneDNN may choose any there, and then two
+ * equal layouts compare unequal and a binary falls back to its slow
+ * reference implementation). */
+static int plain_equivalent(const dnnl_memory_desc_t *md, const dnnl_memory_desc_t *plain) {
+  if (md->format_kind != dnnl_blocked || md->format_desc.blocking.inner_nblks != 0 || md->ndims != plain->ndims ||
+      md->offset0 != 0 || md->extra.flags != 0)
+    return 0;
+  for (int k = 0; k < md->ndims; k++)
+    if (md->dims[k] != plain->dims[k] || md->padded_dims[k] != plain->padded_dims[k] ||
+        (md->dims[k] > 1 && md->format_desc.blocking.strides[k] != plain->format_desc.blocking.strides[k]))
+      return 0;
+  return 1;
+}
+
 static void define(eng_build *b, int v, int rank, const int64_t *dims, const dnnl_memory_desc_t *md) {
   eng_val *x = V(b, v);
   x->kind = ENG_ARENA;
   x->onnx_type = ACL__ONNX_FLOAT;
   x->rank = rank;
   memcpy(x->dims, dims, sizeof(int64_t) * (size_t)rank);
-  x->md = *md;
-  x->bytes = dnnl_memory_desc_get_size(md);
   dnnl_memory_desc_t plain;
   acl__eng_plain_md(&plain, rank, dims);
-  x->plain = dnnl_memory_desc_equal(md, &plain);
+  x->plain = dnnl_memory_desc_equal(md, &plain) || plain_equivalent(md, &plain);
+  x->md = x->plain ? plain : *md;
+  x->bytes = dnnl_memory_desc_get_size(&x->md);
 }
 
 /* v is written by another value's step: its bytes are base's. */

@@ -15,6 +15,7 @@
  */
 #include "model/engine/engine_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,8 +88,19 @@ void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
                        const char *what) {
   const char *impl = NULL;
-  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL)
-    ACL__LOGD(ACL__MOD_GE, "plan step %d: %s on oneDNN's %s", b->p->n_steps, what, impl);
+  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
+    /* the shapes of the step's arguments, so a slow implementation can be traced to its operands */
+    char shapes[160] = "";
+    size_t len = 0;
+    for (int k = 0; k < n_args && len + 24 < sizeof(shapes); k++) {
+      const eng_val *x = &b->p->vals[args[k].val];
+      len += (size_t)snprintf(shapes + len, sizeof(shapes) - len, "%s[", k ? " " : "");
+      for (int d = 0; d < x->rank && len + 16 < sizeof(shapes); d++)
+        len += (size_t)snprintf(shapes + len, sizeof(shapes) - len, "%s%lld", d ? "," : "", (long long)x->dims[d]);
+      len += (size_t)snprintf(shapes + len, sizeof(shapes) - len, "]");
+    }
+    ACL__LOGD(ACL__MOD_GE, "plan step %d: %s on oneDNN's %s, %s", b->p->n_steps, what, impl, shapes);
+  }
   eng_step *s = acl__eng_step_new(b->p);
   if (s == NULL)
     return ACL_ERROR_BAD_ALLOC;
