@@ -436,6 +436,86 @@ err_output_size)
   run --model "$DYN" --output-size 16,abc
   expect_error 2 "is not a list of byte counts"
   ;;
+gear_batch)
+  # a model loaded with batch gears: the tool chooses the gear with
+  # aclmdlSetDynamicBatchSize and feeds x only (the gear input is its own)
+  $PY -c "
+import numpy as np
+np.save('a.npy', (np.arange(8, dtype=np.float32) - 3).reshape(2, 4))"
+  run --model "$DYN" --input a.npy --output plain --outfmt NPY
+  expect_rc 0
+  OPENACL_DYNAMIC_BATCH=1,2,4 run --model "$DYN" --input a.npy --dymBatch 2 --output gear --outfmt NPY
+  expect_rc 0
+  OPENACL_DYNAMIC_BATCH=1,2,4 run --model "$DYN" --input a.npy --dym-batch 2 --output gear2 --outfmt NPY \
+    --loop 3 --summary-json s.json
+  expect_rc 0
+  py "
+import json, numpy as np
+for d in ('gear', 'gear2'):
+  for n in ('a_y', 'a_z_0'):
+    a, b = np.load('%s/%s.npy' % (d, n)), np.load('plain/%s.npy' % n)
+    assert a.shape == (2, 4) and np.array_equal(a, b), (d, n, a, b)
+assert np.array_equal(np.load('gear/a_y.npy'), np.maximum(np.load('a.npy'), 0) * 2 + 1)
+assert json.load(open('s.json'))['executions'] == 3"
+  # a folder of single items: batches of the gear, the last one padded
+  make_items d 3
+  OPENACL_DYNAMIC_BATCH=1,2,4 run --model "$DYN" --input d --dymBatch 2 --output items --outfmt NPY
+  expect_rc 0
+  [ "$(ls items | tr '\n' ' ')" = "in0_y.npy in0_z_0.npy in2_y.npy in2_z_0.npy " ] || fail "outputs: $(ls items)"
+  py "
+import numpy as np
+a = np.load('items/in2_y.npy'); assert a.shape == (2, 4) and np.array_equal(a, [[1, 1, 1, 3], [1, 1, 1, 1]]), a"
+  expect_only a.npy plain gear gear2 s.json d items
+  ;;
+err_gear_not_a_gear)
+  make_items d 1
+  OPENACL_DYNAMIC_BATCH=1,2,4 run --model "$DYN" --input d/in0.npy --dymBatch 3
+  expect_error 2 "option --dym-batch: 3 is not one of the gears of model" "(OPENACL_DYNAMIC_BATCH: 1, 2, 4)"
+  ;;
+err_gear_no_option)
+  make_items d 1
+  OPENACL_DYNAMIC_BATCH=1,2,4 run --model "$DYN" --input d/in0.npy
+  expect_error 2 "was loaded with gears (OPENACL_DYNAMIC_BATCH: 1, 2, 4): choose one with --dym-batch N" "--dymBatch"
+  OPENACL_DYNAMIC_DIMS='1,4;2,8' run --model "$SRC/tests/data/tool/dyn_2d.onnx" --input d/in0.npy
+  expect_error 2 "(OPENACL_DYNAMIC_DIMS: \"x:1,4\", \"x:2,8\"): choose one with --dym-shape" "--dymDims"
+  ;;
+gear_dims)
+  $PY -c "
+import numpy as np
+np.save('b.npy', (np.arange(16, dtype=np.float32) - 5).reshape(2, 8))"
+  OPENACL_DYNAMIC_DIMS='1,4;2,8' run --model "$SRC/tests/data/tool/dyn_2d.onnx" --input b.npy --dymDims 'x:2,8' \
+    --output out --outfmt NPY
+  expect_rc 0
+  py "
+import numpy as np
+a = np.load('out/b_y.npy'); assert a.shape == (2, 8) and np.array_equal(a, np.maximum(np.load('b.npy'), 0)), a"
+  OPENACL_DYNAMIC_DIMS='1,4;2,8' run --model "$SRC/tests/data/tool/dyn_2d.onnx" --input b.npy --dymDims 'x:2,4'
+  expect_error 2 "option --dym-shape: 'x:2,4' is not one of the gears" "\"x:1,4\", \"x:2,8\""
+  # the file is checked against the gear chosen
+  OPENACL_DYNAMIC_DIMS='1,4;2,8' run --model "$SRC/tests/data/tool/dyn_2d.onnx" --input b.npy --dymShape 'x:1,4'
+  expect_error 1 "input 'x': 'b.npy' has shape [2,8] but the model expects [1,4]"
+  ;;
+gear_hw)
+  # x: float32 [1,3,H,W] -> y = relu(x), with HW gears 2,2 and 4,4
+  $PY -c "
+import numpy as np, onnx
+from onnx import helper, TensorProto
+x = helper.make_tensor_value_info('x', TensorProto.FLOAT, [1, 3, 'H', 'W'])
+y = helper.make_tensor_value_info('y', TensorProto.FLOAT, [1, 3, 'H', 'W'])
+g = helper.make_graph([helper.make_node('Relu', ['x'], ['y'])], 'hw', [x], [y])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid('', 13)]); m.ir_version = 8
+onnx.save(m, 'hw.onnx')
+np.save('p.npy', (np.arange(12, dtype=np.float32) - 6).reshape(1, 3, 2, 2))"
+  OPENACL_DYNAMIC_HW='2,2;4,4' run --model hw.onnx --input p.npy --dymHW 2,2 --output out --outfmt NPY
+  expect_rc 0
+  py "
+import numpy as np
+a = np.load('out/p_y.npy'); assert a.shape == (1, 3, 2, 2) and np.array_equal(a, np.maximum(np.load('p.npy'), 0)), a"
+  OPENACL_DYNAMIC_HW='2,2;4,4' run --model hw.onnx --input p.npy --dym-hw 3,3
+  expect_error 2 "option --dym-hw: 3,3 is not one of the gears" "(OPENACL_DYNAMIC_HW: 2,2; 4,4)"
+  OPENACL_DYNAMIC_HW='2,2;4,4' run --model hw.onnx --input p.npy
+  expect_error 2 "choose one with --dym-hw H,W" "--dymHW"
+  ;;
 err_empty_folder)
   mkdir d
   echo x >d/readme.md

@@ -12,7 +12,8 @@ target_compile_definitions(openacl_recipe_driver PRIVATE _GNU_SOURCE)
 target_link_libraries(openacl_recipe_driver PRIVATE JPEG::JPEG PNG::PNG m)
 
 set(OPENACL_RECIPE_CASES
-  top1_samples folder_batched folder_order_and_skips topk no_labels labels_extra nhwc_model softmax_modes
+  top1_samples folder_batched folder_order_and_skips topk no_labels labels_extra nhwc_model open_hw_model
+  softmax_modes
   mean_std_options resize_option help_lists_options
   err_labels_missing err_labels_short err_labels_empty err_corrupt_jpeg err_truncated_jpeg err_corrupt_png
   err_truncated_png err_not_an_image err_unsupported_extension err_option_without_recipe err_bad_values

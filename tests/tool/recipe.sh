@@ -151,6 +151,49 @@ for x, y in zip(a, b): assert x[:2] == y[:2] and abs(float(x[2]) - float(y[2])) 
   run --model nhwc.onnx --recipe classify --input "$IMG/star_1.png" --layout NCHW
   expect_error 1 "input 'nhwc' has shape [-1,64,64,3]" "for --layout NCHW"
   ;;
+open_hw_model)
+  # the same network with its picture size left open: [batch,3,height,width]
+  py "
+import onnx
+m = onnx.load('$M')
+d = m.graph.input[0].type.tensor_type.shape.dim
+d[2].dim_param = 'height'
+d[3].dim_param = 'width'
+onnx.save(m, 'open_hw.onnx')"
+  # the recipe's input_shape hook takes the size from --resize: 64 x 64, the
+  # size the network was trained at, so every sample is classified correctly
+  # and exactly as the static model does with the same --resize
+  classify --input "$IMG" --labels "$L" --resize 64,64
+  expect_rc 0
+  answers >static.txt
+  run --model open_hw.onnx --recipe classify --input "$IMG" --labels "$L" --resize 64,64
+  expect_rc 0
+  answers >open.txt
+  run --model open_hw.onnx --recipe classify --input "$IMG" --labels "$L" --resize 64 --dym-batch 4
+  expect_rc 0
+  answers >open_n.txt
+  py "
+import os
+a = [l.split() for l in open('static.txt')]; b = [l.split() for l in open('open.txt')]
+assert len(a) == 12 and len(a) == len(b), (a, b)
+for x, y in zip(a, b): assert x[:2] == y[:2] and abs(float(x[2]) - float(y[2])) < 1e-4, (x, y)
+for x in b: assert os.path.basename(x[0]).split('_')[0] == x[1], x
+for x in (l.split() for l in open('open_n.txt')): assert os.path.basename(x[0]).split('_')[0] == x[1], x"
+  # without --resize the hook gives 224 x 224, as --dym-shape would ...
+  run --model open_hw.onnx --recipe classify --input "$IMG/star_1.png" --topk 6 --quiet
+  expect_rc 0
+  cp "$OUT" default.txt
+  run --model open_hw.onnx --recipe classify --input "$IMG/star_1.png" --topk 6 --quiet --dym-shape image:1,3,224,224
+  expect_rc 0
+  cmp -s "$OUT" default.txt || fail "the default size should be 224 x 224"
+  # ... and --dym-shape, when given, wins over the hook
+  run --model open_hw.onnx --recipe classify --input "$IMG" --labels "$L" --dym-shape image:1,3,64,64
+  expect_rc 0
+  answers >given.txt
+  classify --input "$IMG" --labels "$L"
+  answers >static_default.txt
+  cmp -s given.txt static_default.txt || fail "--dym-shape 1,3,64,64 should answer as the static model does"
+  ;;
 softmax_modes)
   classify --input "$IMG/star_1.png" --labels "$L" --softmax no --topk 6
   expect_rc 0

@@ -8,6 +8,9 @@
  * Symbolic input dimensions are given to the model with tensor descriptors
  * (aclmdlSetDatasetTensorDesc) on every execution: it works for any model
  * without gear variables, and a short last batch simply runs smaller.
+ * A model loaded with gears takes the vendor's gear API instead
+ * (infer_gears.c): the gear is chosen once, on the input dataset, before
+ * the first execution.
  * Output buffers of outputs whose size the model leaves open are estimated
  * (or given with --output-size) and grown when the model says they are too
  * small; docs/infer.md describes both.
@@ -31,6 +34,9 @@ typedef struct run_state {
   infer_job *j;
   io_buf *in, *out;
   aclmdlDataset *ds_in, *ds_out;
+  infer_gears *gears; /* kind GEARS_NONE without gears */
+  const tool_model *loaded; /* the model as loaded: with the gear input */
+  io_buf gear_in;     /* the gear input's buffer: the tool's, filled by the Set call */
 } run_state;
 
 static int alloc_buf(io_buf *b, size_t cap, const char *what) {
@@ -133,6 +139,22 @@ static int setup(run_state *st) {
     aclError rc = st->in[i].buf == NULL ? ACL_ERROR_BAD_ALLOC : aclmdlAddDatasetBuffer(st->ds_in, st->in[i].buf);
     if (rc != ACL_SUCCESS)
       return tool_acl_error("preparing the input dataset", "aclmdlAddDatasetBuffer", rc);
+  }
+  if (st->gears->kind != GEARS_NONE) {
+    /* the extra input goes last, as the model declares it; the Set call
+     * needs every input's buffer in the dataset and writes the gear there */
+    const tool_io *gio = &st->loaded->in[st->gears->index];
+    int ret = alloc_buf(&st->gear_in, gio->size, "the gear input");
+    if (ret != 0)
+      return ret;
+    st->gear_in.buf = aclCreateDataBuffer(st->gear_in.dev, st->gear_in.cap);
+    aclError rc =
+        st->gear_in.buf == NULL ? ACL_ERROR_BAD_ALLOC : aclmdlAddDatasetBuffer(st->ds_in, st->gear_in.buf);
+    if (rc != ACL_SUCCESS)
+      return tool_acl_error("preparing the input dataset", "aclmdlAddDatasetBuffer", rc);
+    ret = infer_gears_choose(st->gears, st->loaded, st->ds_in);
+    if (ret != 0)
+      return ret;
   }
   for (size_t i = 0; i < m->n_out; i++) {
     io_buf *b = &st->out[i];
@@ -368,11 +390,13 @@ int tool_cmd_infer(int argc, char **argv) {
   infer_job j;
   run_state st;
   infer_times t;
+  infer_gears gears;
   int loaded = 0;
   memset(&m, 0, sizeof(m));
   memset(&j, 0, sizeof(j));
   memset(&st, 0, sizeof(st));
   memset(&t, 0, sizeof(t));
+  memset(&gears, 0, sizeof(gears));
   int ret = infer_opts_parse(argc, argv, &o);
   if (ret != 0) {
     ret = ret < 0 ? TOOL_OK : ret;
@@ -387,16 +411,15 @@ int tool_cmd_infer(int argc, char **argv) {
   loaded = 1;
   if (o.debug)
     describe(&m);
-  for (size_t i = 0; i < m.n_in; i++)
-    if (strcmp(m.in[i].name, ACL_DYNAMIC_TENSOR_NAME) == 0) {
-      tool_error("model '%s' was loaded with gears (an OPENACL_DYNAMIC_BATCH / _HW / _DIMS variable is set): "
-                 "openacl infer gives shapes with --dym-batch / --dym-shape instead; unset the variable",
-                 o.model);
-      ret = TOOL_FAIL;
-      goto out;
-    }
+  st.gears = &gears;
+  st.loaded = &m;
+  ret = infer_gears_open(&o, &m, &gears);
+  if (ret != 0)
+    goto out;
+  if (gears.kind != GEARS_NONE)
+    j.m = &gears.view; /* the rest of the tool sees the real inputs only */
   if (o.recipe != NULL && o.recipe->load_model != NULL) {
-    ret = o.recipe->load_model(o.recipe_self, &m);
+    ret = o.recipe->load_model(o.recipe_self, j.m);
     if (ret != 0)
       goto out;
   }
@@ -419,15 +442,17 @@ out:
   if (st.ds_out != NULL)
     aclmdlDestroyDataset(st.ds_out);
   if (st.in != NULL)
-    for (size_t i = 0; i < m.n_in; i++)
+    for (size_t i = 0; i < j.m->n_in; i++)
       free_buf(&st.in[i]);
   if (st.out != NULL)
-    for (size_t i = 0; i < m.n_out; i++)
+    for (size_t i = 0; i < j.m->n_out; i++)
       free_buf(&st.out[i]);
+  free_buf(&st.gear_in);
   free(st.in);
   free(st.out);
   infer_inputs_free(&j);
   free(j.out_size);
+  infer_gears_free(&gears);
   if (loaded)
     tool_model_unload(&m, o.device);
   if (o.recipe != NULL && o.recipe->destroy != NULL && o.recipe_self != NULL)

@@ -6,7 +6,8 @@
  * mismatch, so a long run never stops half-way on a bad file.
  *
  * Shapes: an input's shape starts as the model declares it; --dym-shape,
- * --dym-batch and --dym-hw fill its symbolic (-1) dimensions; a .npy file
+ * --dym-batch and --dym-hw fill its symbolic (-1) dimensions (then, without
+ * --dym-shape, a recipe's input_shape hook those of the input it reads); a .npy file
  * fills those still open with its own shape.  A file that holds one item
  * (the shape without its first dimension, or with 1 there) is batched with
  * the next files of its folder: N files per execution, N the first
@@ -424,6 +425,12 @@ int infer_inputs_prepare(infer_job *j) {
       }
       in->max_bytes = elems(in->dims, in->rank) * tool_dtype_size(in->io->dtype);
     } else if (in->src == SRC_RECIPE) {
+      if (o->dym_shape == NULL && o->recipe->input_shape != NULL && !all_known(in->dims, in->rank)) {
+        ret = o->recipe->input_shape(o->recipe_self, m, in->dims, in->rank);
+        if (ret != 0)
+          break;
+        fmt_dims(want, sizeof(want), in->dims, in->rank);
+      }
       if (in->rank >= 1 && in->dims[0] < 0)
         in->dims[0] = 1;
       if (!all_known(in->dims, in->rank)) {

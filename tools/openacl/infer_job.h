@@ -94,4 +94,28 @@ typedef struct infer_times {
 void infer_summary_print(const infer_job *j, const infer_times *t);
 int infer_summary_json(const infer_job *j, const infer_times *t);
 
+/* A model loaded with gears (OPENACL_DYNAMIC_BATCH / _HW / _DIMS, see
+ * docs/models.md "Gears") has one more input, last: ACL_DYNAMIC_TENSOR_NAME.
+ * The tool owns it; everything else sees `view`, the model without it and
+ * with the real inputs shaped for the gear the user chose (infer_gears.c). */
+enum { GEARS_NONE, GEARS_BATCH, GEARS_HW, GEARS_DIMS };
+
+typedef struct infer_gears {
+  int kind;
+  size_t index;          /* the extra input's index (the last one) */
+  uint64_t batch, h, w;  /* GEARS_BATCH, GEARS_HW: the chosen gear */
+  aclmdlIODims dims;     /* GEARS_DIMS: the chosen gear, every real input's shape concatenated */
+  tool_model view;       /* in, out: copies owned here */
+} infer_gears;
+
+/* Finds out whether m has gears and, if so, checks the --dym-batch /
+ * --dym-hw / --dym-shape value against them and fills g->view.  0 (also for
+ * a model without gears: g->kind GEARS_NONE) or an exit code. */
+int infer_gears_open(const infer_opts *o, const tool_model *m, infer_gears *g);
+/* Chooses the gear for the executions that use ds_in (which holds every
+ * input's buffer, the extra one included), then sizes the outputs in
+ * g->view for it.  0 or an exit code. */
+int infer_gears_choose(infer_gears *g, const tool_model *m, aclmdlDataset *ds_in);
+void infer_gears_free(infer_gears *g);
+
 #endif

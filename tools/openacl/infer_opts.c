@@ -66,6 +66,8 @@ static void help(const infer_opts *o) {
          "  --dym-shape SPEC      'name:1,3,224,224;name2:...' shapes for inputs with symbolic dimensions\n"
          "                        (--dymShape, --dymDims)\n"
          "  --dym-hw H,W          height and width for 4-D inputs with symbolic H and W (--dymHW)\n"
+         "                        on a model loaded with gears (OPENACL_DYNAMIC_BATCH / _HW / _DIMS), the\n"
+         "                        matching one of these three chooses the gear\n"
          "  --output-size N,...   buffer bytes per output whose size the model leaves open (--outputSize)\n"
          "  --summary-json FILE   write the summary as JSON (only this file is written outside --output)\n"
          "  --seed N              seed of 'random' inputs (default 0)\n"

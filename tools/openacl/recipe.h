@@ -41,6 +41,12 @@ typedef struct tool_recipe {
    * to `report`.  0 or an exit code. */
   int (*postprocess)(void *self, const tool_model *m, const char *path, const void *out, size_t out_size,
                      const int64_t *dims, size_t rank, size_t item, FILE *report);
+  /* Optional (NULL: none).  Fills the dimensions of input 0 that the model
+   * leaves open (-1 in `dims`, `rank` of them, after --dym-batch) when the
+   * user gave no --dym-shape: the picture size the recipe makes, say.  The
+   * batch (dims[0]) is the tool's: left open, it becomes 1.  Dimensions it
+   * leaves open are an error asking for --dym-shape.  0 or an exit code. */
+  int (*input_shape)(void *self, const tool_model *m, int64_t *dims, size_t rank);
 } tool_recipe;
 
 /* NULL-terminated list of every recipe. */

@@ -288,6 +288,25 @@ static int classify_load_model(void *self, const tool_model *m) {
   return 0;
 }
 
+/* A model that leaves the picture size open gets the one --resize gives
+ * (H,W, or N for N x N), else 224 x 224, the ImageNet classifiers' size.
+ * An open channel dimension is the 3 of RGB; the batch is the tool's. */
+static int classify_input_shape(void *self, const tool_model *m, int64_t *dims, size_t rank) {
+  const classify *c = self;
+  (void)m;
+  if (rank != 4)
+    return 0;
+  const int nhwc = c->layout == LAYOUT_NHWC;
+  const size_t hk = nhwc ? 1 : 2, wk = nhwc ? 2 : 3, ck = nhwc ? 3 : 1;
+  if (dims[hk] < 0)
+    dims[hk] = c->resize_h > 0 ? c->resize_h : 224;
+  if (dims[wk] < 0)
+    dims[wk] = c->resize_w > 0 ? c->resize_w : c->resize_h > 0 ? c->resize_h : 224;
+  if (dims[ck] < 0)
+    dims[ck] = 3;
+  return 0;
+}
+
 static int classify_accepts(void *self, const char *path) {
   static const char *const exts[] = {".jpg", ".jpeg", ".png", NULL};
   (void)self;
@@ -479,6 +498,7 @@ const tool_recipe tool_recipe_classify = {
     .destroy = classify_destroy,
     .option = classify_option,
     .load_model = classify_load_model,
+    .input_shape = classify_input_shape,
     .accepts = classify_accepts,
     .preprocess = classify_preprocess,
     .infer = NULL,
