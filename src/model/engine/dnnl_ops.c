@@ -393,6 +393,11 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   }
   dnnl_memory_desc_t src_any, w_any, w_plain, b_md, dst_md;
   md_any(&src_any, rank, X->dims);
+  /* a first layer (few input channels, plain input): oneDNN has kernels that
+   * read it as it is, where a blocked layout would pad 3 channels to 16 and
+   * cost a reorder of the whole input */
+  if (X->plain && ic <= 4 && group == 1)
+    src_any = X->md;
   int64_t wd[6];
   int wr = rank;
   if (group > 1) {
