@@ -24,7 +24,7 @@
 #include "acl/acl.h"
 #include "harness.h"
 #include "onnx.pb-c.h"
-#include "onnx_writer.h"
+#include "model_helpers.h"
 
 /* ---- models ------------------------------------------------------------------------ */
 
@@ -89,38 +89,6 @@ static void teardown(void) {
 
 #define MAXB 8 /* the largest batch the tests run */
 
-typedef struct io {
-  void *dev;
-  size_t size;
-  aclDataBuffer *buf;
-} io;
-
-static void io_alloc(io *b, size_t size) {
-  b->size = size;
-  b->dev = NULL;
-  CHECK_INT_EQ(aclrtMalloc(&b->dev, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  b->buf = aclCreateDataBuffer(b->dev, size);
-  CHECK_NOT_NULL(b->buf);
-}
-
-static void io_free(io *b) {
-  CHECK_INT_EQ(aclDestroyDataBuffer(b->buf), ACL_SUCCESS);
-  CHECK_INT_EQ(aclrtFree(b->dev), ACL_SUCCESS);
-}
-
-/* Input k of batch `batch` element i. */
-static float in_value(int k, size_t i) { return (float)((int)(i * 7 + (size_t)k * 3) % 11) - 5.0f; }
-
-/* Fills b with batch x 4 input values of input k (b holds exactly that). */
-static void io_fill(io *b, int k, int64_t batch) {
-  size_t n = (size_t)batch * 4;
-  float host[MAXB * 4];
-  for (size_t i = 0; i < n; i++)
-    host[i] = in_value(k, i);
-  if (n > 0)
-    CHECK_INT_EQ(aclrtMemcpy(b->dev, b->size, host, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-}
-
 /* Sets a float [batch, cols] descriptor on dataset ds at index i. */
 static void set_desc(aclmdlDataset *ds, size_t i, aclDataType dt, int rank, const int64_t *dims) {
   aclTensorDesc *d = aclCreateTensorDesc(dt, rank, dims, ACL_FORMAT_ND);
@@ -147,18 +115,18 @@ static void check_out_desc(const aclmdlDataset *out, int64_t batch) {
 
 /* Reads MAXB x 4 floats of the output; elements past batch x 4 must still
  * be the 0xff fill (the model writes only the actual result). */
-static void check_out(const io *o, model_kind kind, int64_t batch) {
+static void check_out(const tw_io *o, model_kind kind, int64_t batch) {
   float host[MAXB * 4];
   CHECK_INT_EQ(aclrtMemcpy(host, sizeof(host), o->dev, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   size_t n = (size_t)batch * 4, bad = 0;
   for (size_t i = 0; i < n; i++) {
-    float want = in_value(0, i);
+    float want = tw_in_value(0, i);
     if (kind == M_RELU)
       want = want > 0 ? want : 0;
     else if (kind == M_BIAS)
       want += bias_data[i % 4];
     else
-      want += in_value(1, i);
+      want += tw_in_value(1, i);
     if (host[i] != want && bad++ == 0)
       printf("batch %d: element %zu is %g, expected %g\n", (int)batch, i, host[i], want);
   }
@@ -251,14 +219,14 @@ static void run_batches(model_kind kind, int async) {
   for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
     int64_t dims[2] = {batches[b], 4};
     aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-    io x[2], y;
+    tw_io x[2], y;
     for (size_t k = 0; k < n_in; k++) {
-      io_alloc(&x[k], (size_t)batches[b] * 4 * sizeof(float));
-      io_fill(&x[k], (int)k, batches[b]);
+      tw_io_alloc(&x[k], (size_t)batches[b] * 4 * sizeof(float));
+      tw_io_fill(&x[k], (int)k, (size_t)(batches[b]) * 4);
       CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x[k].buf), ACL_SUCCESS);
       set_desc(in, k, ACL_FLOAT, 2, dims);
     }
-    io_alloc(&y, MAXB * 4 * sizeof(float));
+    tw_io_alloc(&y, MAXB * 4 * sizeof(float));
     CHECK_INT_EQ(aclrtMemset(y.dev, y.size, 0xff, y.size), ACL_SUCCESS);
     CHECK_INT_EQ(aclmdlAddDatasetBuffer(out, y.buf), ACL_SUCCESS);
     CHECK_NULL(aclmdlGetDatasetTensorDesc(out, 0));
@@ -271,8 +239,8 @@ static void run_batches(model_kind kind, int async) {
     check_out_desc(out, batches[b]);
     check_out(&y, kind, batches[b]);
     for (size_t k = 0; k < n_in; k++)
-      io_free(&x[k]);
-    io_free(&y);
+      tw_io_free(&x[k]);
+    tw_io_free(&y);
     CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
     CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
   }
@@ -293,23 +261,23 @@ TEST(reuse_datasets) {
   setup();
   uint32_t id = load(M_BIAS);
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-  io x, y;
-  io_alloc(&x, MAXB * 4 * sizeof(float));
-  io_alloc(&y, MAXB * 4 * sizeof(float));
+  tw_io x, y;
+  tw_io_alloc(&x, MAXB * 4 * sizeof(float));
+  tw_io_alloc(&y, MAXB * 4 * sizeof(float));
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x.buf), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(out, y.buf), ACL_SUCCESS);
   for (int64_t batch = MAXB; batch >= 1; batch -= 3) {
     int64_t dims[2] = {batch, 4};
     set_desc(in, 0, ACL_FLOAT, 2, dims);
     CHECK_INT_EQ(aclUpdateDataBuffer(x.buf, x.dev, (size_t)batch * 4 * sizeof(float)), ACL_SUCCESS);
-    io_fill(&x, 0, batch);
+    tw_io_fill(&x, 0, (size_t)(batch) * 4);
     CHECK_INT_EQ(aclrtMemset(y.dev, y.size, 0xff, y.size), ACL_SUCCESS);
     CHECK_INT_EQ(aclmdlExecute(id, in, out), ACL_SUCCESS);
     check_out_desc(out, batch);
     check_out(&y, M_BIAS, batch);
   }
-  io_free(&x);
-  io_free(&y);
+  tw_io_free(&x);
+  tw_io_free(&y);
   CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlUnload(id), ACL_SUCCESS);
@@ -322,8 +290,8 @@ TEST(batch_zero) {
   uint32_t id = load(M_RELU);
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
   aclDataBuffer *x = aclCreateDataBuffer(NULL, 0);
-  io y;
-  io_alloc(&y, MAXB * 4 * sizeof(float));
+  tw_io y;
+  tw_io_alloc(&y, MAXB * 4 * sizeof(float));
   CHECK_INT_EQ(aclrtMemset(y.dev, y.size, 0xff, y.size), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(out, y.buf), ACL_SUCCESS);
@@ -333,7 +301,7 @@ TEST(batch_zero) {
   check_out_desc(out, 0);
   check_out(&y, M_RELU, 0);
   CHECK_INT_EQ(aclDestroyDataBuffer(x), ACL_SUCCESS);
-  io_free(&y);
+  tw_io_free(&y);
   CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlUnload(id), ACL_SUCCESS);
@@ -345,9 +313,9 @@ TEST(batch_zero) {
  * output must be untouched on failure. */
 static int run_one(uint32_t id, size_t in_bytes, aclDataType dt, int rank, const int64_t *dims, size_t out_bytes) {
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-  io x, y;
-  io_alloc(&x, in_bytes);
-  io_alloc(&y, out_bytes);
+  tw_io x, y;
+  tw_io_alloc(&x, in_bytes);
+  tw_io_alloc(&y, out_bytes);
   CHECK_INT_EQ(aclrtMemset(x.dev, x.size, 0, x.size), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtMemset(y.dev, y.size, 0xff, y.size), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x.buf), ACL_SUCCESS);
@@ -363,8 +331,8 @@ static int run_one(uint32_t id, size_t in_bytes, aclDataType dt, int rank, const
     free(host);
     CHECK_NULL(aclmdlGetDatasetTensorDesc(out, 0));
   }
-  io_free(&x);
-  io_free(&y);
+  tw_io_free(&x);
+  tw_io_free(&y);
   CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
   return rc;
@@ -429,12 +397,12 @@ TEST(inconsistent_batches) {
   setup();
   uint32_t id = load(M_ADD2);
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-  io x, z, y;
-  io_alloc(&x, 2 * 4 * sizeof(float));
-  io_alloc(&z, 3 * 4 * sizeof(float));
-  io_alloc(&y, MAXB * 4 * sizeof(float));
-  io_fill(&x, 0, 2);
-  io_fill(&z, 1, 3);
+  tw_io x, z, y;
+  tw_io_alloc(&x, 2 * 4 * sizeof(float));
+  tw_io_alloc(&z, 3 * 4 * sizeof(float));
+  tw_io_alloc(&y, MAXB * 4 * sizeof(float));
+  tw_io_fill(&x, 0, (size_t)(2) * 4);
+  tw_io_fill(&z, 1, (size_t)(3) * 4);
   CHECK_INT_EQ(aclrtMemset(y.dev, y.size, 0xff, y.size), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x.buf), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, z.buf), ACL_SUCCESS);
@@ -454,9 +422,9 @@ TEST(inconsistent_batches) {
   set_desc(in1, 0, ACL_FLOAT, 2, d2);
   CHECK_INT_EQ(aclmdlExecute(id, in1, out), ACL_ERROR_MODEL_INPUT_NOT_MATCH);
   CHECK_STR_HAS(aclGetRecentErrMsg(), "input 1 (\"z\") is float [-1,4], with dimensions only known at run time");
-  io_free(&x);
-  io_free(&z);
-  io_free(&y);
+  tw_io_free(&x);
+  tw_io_free(&z);
+  tw_io_free(&y);
   CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(in1), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);

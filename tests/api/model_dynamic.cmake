@@ -6,6 +6,6 @@
 openacl_test(api_model_dynamic GROUP api/model_dynamic SOURCES ${CMAKE_CURRENT_LIST_DIR}/model_dynamic.c
   LIBS PkgConfig::PROTOBUFC LABELS threads)
 set_source_files_properties(${OPENACL_GEN_DIR}/onnx.pb-c.c PROPERTIES GENERATED TRUE COMPILE_OPTIONS "-w")
-target_sources(api_model_dynamic PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CURRENT_LIST_DIR}/onnx_writer.c)
+target_sources(api_model_dynamic PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CURRENT_LIST_DIR}/model_helpers.c)
 target_include_directories(api_model_dynamic PRIVATE ${OPENACL_GEN_DIR})
 add_dependencies(api_model_dynamic openacl_objects)

@@ -22,7 +22,7 @@
 #include "acl/acl.h"
 #include "harness.h"
 #include "onnx.pb-c.h"
-#include "onnx_writer.h"
+#include "model_helpers.h"
 
 /* ---- models ------------------------------------------------------------------------ */
 
@@ -123,37 +123,7 @@ static void check_dims(const aclmdlIODims *d, size_t n, const int64_t *want) {
 
 /* ---- device buffers --------------------------------------------------------------- */
 
-typedef struct io {
-  void *dev;
-  size_t size;
-  aclDataBuffer *buf;
-} io;
-
-static void io_alloc(io *b, size_t size) {
-  b->size = size;
-  b->dev = NULL;
-  CHECK_INT_EQ(aclrtMalloc(&b->dev, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  b->buf = aclCreateDataBuffer(b->dev, size);
-  CHECK_NOT_NULL(b->buf);
-}
-
-static void io_free(io *b) {
-  CHECK_INT_EQ(aclDestroyDataBuffer(b->buf), ACL_SUCCESS);
-  CHECK_INT_EQ(aclrtFree(b->dev), ACL_SUCCESS);
-}
-
-static float in_value(int k, size_t i) { return (float)((int)(i * 7 + (size_t)k * 3) % 11) - 5.0f; }
-
-static void io_fill(io *b, int k, size_t n) {
-  float *host = malloc(n * sizeof(float) + 1);
-  CHECK_NOT_NULL(host);
-  for (size_t i = 0; i < n; i++)
-    host[i] = in_value(k, i);
-  CHECK_INT_EQ(aclrtMemcpy(b->dev, b->size, host, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-  free(host);
-}
-
-static float *io_read(const io *b) {
+static float *io_read(const tw_io *b) {
   float *host = malloc(b->size);
   CHECK_NOT_NULL(host);
   CHECK_INT_EQ(aclrtMemcpy(host, b->size, b->dev, b->size, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
@@ -175,22 +145,22 @@ static void check_desc_shape(aclTensorDesc *d, size_t n, const int64_t *want) {
  * shape[k] (rank dims each) with the same fill; returns its output. */
 static float *run_reference(uint32_t ref, size_t n_in, int rank, const int64_t *shape, size_t numel) {
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-  io x[2], y;
+  tw_io x[2], y;
   for (size_t k = 0; k < n_in; k++) {
-    io_alloc(&x[k], numel * sizeof(float));
-    io_fill(&x[k], (int)k, numel);
+    tw_io_alloc(&x[k], numel * sizeof(float));
+    tw_io_fill(&x[k], (int)k, numel);
     CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x[k].buf), ACL_SUCCESS);
     aclTensorDesc *d = aclCreateTensorDesc(ACL_FLOAT, rank, shape, ACL_FORMAT_ND);
     CHECK_INT_EQ(aclmdlSetDatasetTensorDesc(in, d, k), ACL_SUCCESS);
     aclDestroyTensorDesc(d);
   }
-  io_alloc(&y, numel * sizeof(float));
+  tw_io_alloc(&y, numel * sizeof(float));
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(out, y.buf), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlExecute(ref, in, out), ACL_SUCCESS);
   float *r = io_read(&y);
   for (size_t k = 0; k < n_in; k++)
-    io_free(&x[k]);
-  io_free(&y);
+    tw_io_free(&x[k]);
+  tw_io_free(&y);
   CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
   return r;
@@ -200,7 +170,7 @@ static float *run_reference(uint32_t ref, size_t n_in, int rank, const int64_t *
  * output of out_bytes. */
 typedef struct gear_run {
   aclmdlDataset *in, *out;
-  io x[2], key, y;
+  tw_io x[2], key, y;
   size_t n_in;
 } gear_run;
 
@@ -209,20 +179,20 @@ static void gear_run_init(gear_run *r, size_t n_in, size_t in_bytes, size_t key_
   r->in = aclmdlCreateDataset();
   r->out = aclmdlCreateDataset();
   for (size_t k = 0; k < n_in; k++) {
-    io_alloc(&r->x[k], in_bytes);
+    tw_io_alloc(&r->x[k], in_bytes);
     CHECK_INT_EQ(aclmdlAddDatasetBuffer(r->in, r->x[k].buf), ACL_SUCCESS);
   }
-  io_alloc(&r->key, key_bytes);
+  tw_io_alloc(&r->key, key_bytes);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(r->in, r->key.buf), ACL_SUCCESS);
-  io_alloc(&r->y, out_bytes);
+  tw_io_alloc(&r->y, out_bytes);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(r->out, r->y.buf), ACL_SUCCESS);
 }
 
 static void gear_run_free(gear_run *r) {
   for (size_t k = 0; k < r->n_in; k++)
-    io_free(&r->x[k]);
-  io_free(&r->key);
-  io_free(&r->y);
+    tw_io_free(&r->x[k]);
+  tw_io_free(&r->key);
+  tw_io_free(&r->y);
   CHECK_INT_EQ(aclmdlDestroyDataset(r->in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(r->out), ACL_SUCCESS);
 }
@@ -353,7 +323,7 @@ static void batch_runs(int async) {
     CHECK_INT_EQ(aclmdlSetDynamicBatchSize(id, r.in, 1, (uint64_t)n), ACL_SUCCESS);
     check_key(&r, 1, &n);
     check_desc_shape(aclmdlGetDatasetTensorDesc(r.in, 0), 2, (int64_t[]){n, 4});
-    io_fill(&r.x[0], 0, (size_t)n * 4);
+    tw_io_fill(&r.x[0], 0, (size_t)n * 4);
     CHECK_INT_EQ(aclrtMemset(r.y.dev, r.y.size, 0, r.y.size), ACL_SUCCESS);
     if (async) {
       CHECK_INT_EQ(aclmdlExecuteAsync(id, r.in, r.out, s), ACL_SUCCESS);
@@ -366,7 +336,7 @@ static void batch_runs(int async) {
     float *want = run_reference(ref, 1, 2, (int64_t[]){n, 4}, (size_t)n * 4);
     for (size_t i = 0; i < (size_t)n * 4; i++) {
       CHECK(got[i] == want[i]);
-      CHECK(got[i] == in_value(0, i) + bias_data[i % 4]);
+      CHECK(got[i] == tw_in_value(0, i) + bias_data[i % 4]);
     }
     for (size_t i = (size_t)n * 4; i < 8 * 4; i++)
       CHECK(got[i] == 0.0f); /* only the gear's result is written */
@@ -444,7 +414,7 @@ TEST(batch_errors) {
   CHECK_STR_HAS(grab_msg(), "needs a buffer of at least 128 bytes");
   /* ... but big enough for a smaller gear */
   CHECK_INT_EQ(aclmdlSetDynamicBatchSize(id, r.in, 1, 4), ACL_SUCCESS);
-  io_fill(&r.x[0], 0, 16);
+  tw_io_fill(&r.x[0], 0, 16);
   CHECK_INT_EQ(aclmdlExecute(id, r.in, r.out), ACL_SUCCESS);
   gear_run_free(&r);
   CHECK_INT_EQ(aclmdlUnload(id), ACL_SUCCESS);
@@ -534,7 +504,7 @@ TEST(hw_gears) {
     size_t n = (size_t)(2 * h * w);
     CHECK_INT_EQ(aclmdlSetDynamicHWSize(id, r.in, 1, (uint64_t)h, (uint64_t)w), ACL_SUCCESS);
     check_key(&r, 2, gears[g]);
-    io_fill(&r.x[0], 0, n);
+    tw_io_fill(&r.x[0], 0, n);
     CHECK_INT_EQ(aclmdlExecute(id, r.in, r.out), ACL_SUCCESS);
     int64_t shape[4] = {1, 2, h, w};
     check_desc_shape(aclmdlGetDatasetTensorDesc(r.out, 0), 4, shape);
@@ -544,7 +514,7 @@ TEST(hw_gears) {
     float *want = run_reference(ref, 1, 4, shape, n);
     for (size_t i = 0; i < n; i++) {
       CHECK(got[i] == want[i]);
-      CHECK(got[i] == (in_value(0, i) > 0 ? in_value(0, i) : 0.0f));
+      CHECK(got[i] == (tw_in_value(0, i) > 0 ? tw_in_value(0, i) : 0.0f));
     }
     free(got);
     free(want);
@@ -598,7 +568,7 @@ TEST(dims_gears) {
     size_t n = (size_t)(g3[g].dims[0] * g3[g].dims[1]);
     CHECK_INT_EQ(aclmdlSetInputDynamicDims(id, r.in, 1, &g3[g]), ACL_SUCCESS);
     check_key(&r, 2, g3[g].dims);
-    io_fill(&r.x[0], 0, n);
+    tw_io_fill(&r.x[0], 0, n);
     CHECK_INT_EQ(aclmdlExecute(id, r.in, r.out), ACL_SUCCESS);
     check_desc_shape(aclmdlGetDatasetTensorDesc(r.out, 0), 2, g3[g].dims);
     CHECK_INT_EQ(aclmdlGetCurOutputDims(d, 0, &dims), ACL_SUCCESS);
@@ -639,15 +609,15 @@ TEST(dims_two_inputs) {
   CHECK_STR_HAS(grab_msg(), "which is static: 4");
   CHECK_INT_EQ(aclmdlSetInputDynamicDims(id, r.in, 2, &g2[0]), ACL_SUCCESS);
   check_key(&r, 2, (int64_t[]){2, 2});
-  io_fill(&r.x[0], 0, 8);
-  io_fill(&r.x[1], 1, 8);
+  tw_io_fill(&r.x[0], 0, 8);
+  tw_io_fill(&r.x[1], 1, 8);
   CHECK_INT_EQ(aclmdlExecute(id, r.in, r.out), ACL_SUCCESS);
   check_desc_shape(aclmdlGetDatasetTensorDesc(r.out, 0), 2, (int64_t[]){2, 4});
   float *got = io_read(&r.y);
   float *want = run_reference(ref, 2, 2, (int64_t[]){2, 4}, 8);
   for (size_t i = 0; i < 8; i++) {
     CHECK(got[i] == want[i]);
-    CHECK(got[i] == in_value(0, i) + in_value(1, i));
+    CHECK(got[i] == tw_in_value(0, i) + tw_in_value(1, i));
   }
   free(got);
   free(want);
@@ -700,19 +670,19 @@ TEST(query_size) {
 /* Runs the static bias model `id` and checks y = x + B. */
 static void run_sbias(uint32_t id) {
   aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-  io x, y;
-  io_alloc(&x, 32);
-  io_alloc(&y, 32);
-  io_fill(&x, 0, 8);
+  tw_io x, y;
+  tw_io_alloc(&x, 32);
+  tw_io_alloc(&y, 32);
+  tw_io_fill(&x, 0, 8);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x.buf), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlAddDatasetBuffer(out, y.buf), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlExecute(id, in, out), ACL_SUCCESS);
   float *got = io_read(&y);
   for (size_t i = 0; i < 8; i++)
-    CHECK(got[i] == in_value(0, i) + bias_data[i % 4]);
+    CHECK(got[i] == tw_in_value(0, i) + bias_data[i % 4]);
   free(got);
-  io_free(&x);
-  io_free(&y);
+  tw_io_free(&x);
+  tw_io_free(&y);
   CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
 }
@@ -740,19 +710,19 @@ TEST(load_with_mem) {
   CHECK_INT_EQ(aclrtMemcpy(wt, weight, other, sizeof(other), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   {
     aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-    io x, y;
-    io_alloc(&x, 32);
-    io_alloc(&y, 32);
-    io_fill(&x, 0, 8);
+    tw_io x, y;
+    tw_io_alloc(&x, 32);
+    tw_io_alloc(&y, 32);
+    tw_io_fill(&x, 0, 8);
     CHECK_INT_EQ(aclmdlAddDatasetBuffer(in, x.buf), ACL_SUCCESS);
     CHECK_INT_EQ(aclmdlAddDatasetBuffer(out, y.buf), ACL_SUCCESS);
     CHECK_INT_EQ(aclmdlExecute(id, in, out), ACL_SUCCESS);
     float *got = io_read(&y);
     for (size_t i = 0; i < 8; i++)
-      CHECK(got[i] == in_value(0, i) + other[i % 4]);
+      CHECK(got[i] == tw_in_value(0, i) + other[i % 4]);
     free(got);
-    io_free(&x);
-    io_free(&y);
+    tw_io_free(&x);
+    tw_io_free(&y);
     CHECK_INT_EQ(aclmdlDestroyDataset(in), ACL_SUCCESS);
     CHECK_INT_EQ(aclmdlDestroyDataset(out), ACL_SUCCESS);
   }

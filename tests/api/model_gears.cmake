@@ -8,6 +8,6 @@
 openacl_test(api_model_gears GROUP api/model_gears SOURCES ${CMAKE_CURRENT_LIST_DIR}/model_gears.c
   LIBS PkgConfig::PROTOBUFC)
 set_source_files_properties(${OPENACL_GEN_DIR}/onnx.pb-c.c PROPERTIES GENERATED TRUE COMPILE_OPTIONS "-w")
-target_sources(api_model_gears PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CURRENT_LIST_DIR}/onnx_writer.c)
+target_sources(api_model_gears PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CURRENT_LIST_DIR}/model_helpers.c)
 target_include_directories(api_model_gears PRIVATE ${OPENACL_GEN_DIR})
 add_dependencies(api_model_gears openacl_objects)

@@ -1,5 +1,5 @@
-/* onnx_writer.c - see onnx_writer.h. */
-#include "onnx_writer.h"
+/* model_helpers.c - see model_helpers.h. */
+#include "model_helpers.h"
 
 #include <stdlib.h>
 
@@ -116,4 +116,30 @@ uint8_t *tw_one_node(const char *op, const tw_value *in, size_t n_in, const tw_v
   CHECK_NOT_NULL(buf);
   CHECK_INT_EQ(onnx__model_proto__pack(&model, buf), *size);
   return buf;
+}
+
+void tw_io_alloc(tw_io *b, size_t size) {
+  b->size = size;
+  b->dev = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&b->dev, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  b->buf = aclCreateDataBuffer(b->dev, size);
+  CHECK_NOT_NULL(b->buf);
+}
+
+void tw_io_free(tw_io *b) {
+  CHECK_INT_EQ(aclDestroyDataBuffer(b->buf), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtFree(b->dev), ACL_SUCCESS);
+}
+
+float tw_in_value(int k, size_t i) { return (float)((int)(i * 7 + (size_t)k * 3) % 11) - 5.0f; }
+
+void tw_io_fill(tw_io *b, int k, size_t n) {
+  if (n == 0)
+    return;
+  float *host = malloc(n * sizeof(float));
+  CHECK_NOT_NULL(host);
+  for (size_t i = 0; i < n; i++)
+    host[i] = tw_in_value(k, i);
+  CHECK_INT_EQ(aclrtMemcpy(b->dev, b->size, host, n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  free(host);
 }
