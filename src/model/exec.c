@@ -152,6 +152,11 @@ static int is_default_domain(const char *d) {
   return d[0] == '\0' || strcmp(d, "ai.onnx") == 0;
 }
 
+acl__exec_kernel_fn acl__exec_kernel(const acl__graph *g, const acl__graph_node *n) {
+  int64_t v = is_default_domain(n->domain) ? acl__graph_opset_version(g, "") : acl__graph_opset_version(g, n->domain);
+  return acl__op_lookup_domain(n->domain, n->op_type, v);
+}
+
 int acl__exec_check_supported(const acl__graph *g, acl__diags *diags) {
   int64_t opset = acl__graph_opset_version(g, "");
   char msg[1024];
@@ -160,8 +165,7 @@ int acl__exec_check_supported(const acl__graph *g, acl__diags *diags) {
   msg[0] = '\0';
   for (size_t i = 0; i < g->n_nodes; i++) {
     const acl__graph_node *n = &g->nodes[i];
-    int64_t dv = is_default_domain(n->domain) ? opset : acl__graph_opset_version(g, n->domain);
-    int ok = acl__op_lookup_domain(n->domain, n->op_type, dv) != NULL;
+    int ok = acl__exec_kernel(g, n) != NULL;
     if (ok)
       continue;
     /* list each (domain, op type) once */
@@ -285,8 +289,7 @@ int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_input
       ins[k] = n->inputs[k] >= 0 && acl__tensor_present(&vals[n->inputs[k]]) ? &vals[n->inputs[k]] : NULL;
     memset(outs, 0, n->n_outputs * sizeof(*outs));
     acl__op_ctx ctx = {g, n, (int)i, opset, ins, n->n_inputs, outs, n->n_outputs, diags};
-    int64_t dv = is_default_domain(n->domain) ? opset : acl__graph_opset_version(g, n->domain);
-    rc = acl__op_lookup_domain(n->domain, n->op_type, dv)(&ctx);
+    rc = acl__exec_kernel(g, n)(&ctx);
     for (size_t k = 0; k < n->n_outputs; k++) {
       if (rc == 0 && n->outputs[k] >= 0 && !acl__tensor_present(&outs[k]))
         rc = acl__op_fail(&ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "output %zu not produced", k);

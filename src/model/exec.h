@@ -73,6 +73,12 @@ int acl__tensor_present(const acl__tensor *t);
 /* Element i of a string tensor ("" for NULL). */
 const char *acl__tensor_str(const acl__tensor *t, int64_t i);
 
+/* The reference kernel of node n of g for the opset its domain imports, or
+ * NULL.  The optimised engine runs the same kernels. */
+struct acl__op_ctx;
+typedef int (*acl__exec_kernel_fn)(struct acl__op_ctx *ctx);
+acl__exec_kernel_fn acl__exec_kernel(const acl__graph *g, const acl__graph_node *n);
+
 /* Checks that every node of `g` has a kernel for its (domain, op type,
  * opset).  On failure appends ONE diag listing every unsupported op type
  * with its opset, e.g. "unsupported operators: Loop (opset 13), If (opset 13)",

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/env.h"
 #include "common/log.h"
 
 /* Plans kept per model: one per set of input shapes; the oldest unused one
@@ -66,11 +65,6 @@ static void set_threads(int threads) {
   pthread_once(&omp_once, omp_lookup);
   if (omp_set_threads != NULL)
     omp_set_threads(threads > 0 ? threads : 1);
-}
-
-acl__op_fn acl__eng_kernel(const acl__engine *e, const acl__graph_node *n) {
-  int dflt = n->domain[0] == '\0' || strcmp(n->domain, "ai.onnx") == 0;
-  return acl__op_lookup_domain(n->domain, n->op_type, dflt ? e->opset : acl__graph_opset_version(e->g, n->domain));
 }
 
 /* Values the engine does not carry (its values are dense numeric tensors). */
@@ -457,7 +451,7 @@ static int run_ref(acl__engine *e, eng_plan *p, eng_inst *in, int si, acl__diags
     }
   }
   acl__op_ctx ctx = {e->g, n, s->node, e->opset, ins, (size_t)s->n_ins, outs, (size_t)s->n_outs, diags};
-  rc = acl__eng_kernel(e, n)(&ctx);
+  rc = acl__exec_kernel(e->g, n)(&ctx);
   for (int k = 0; k < s->n_outs; k++) {
     int v = s->outs[k];
     if (rc == 0 && v >= 0) {

@@ -125,9 +125,6 @@ struct acl__engine {
   acl__engine_stats last;
 };
 
-/* The reference kernel of node n (acl__exec_check_supported vouched for it). */
-acl__op_fn acl__eng_kernel(const acl__engine *e, const acl__graph_node *n);
-
 /* plan.c */
 int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, eng_plan **out,
                         acl__diags *diags);

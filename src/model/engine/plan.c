@@ -246,7 +246,7 @@ static int probe(eng_build *b, int ni, const int *ins, size_t nin, int keep) {
     }
   }
   acl__op_ctx ctx = {e->g, n, ni, e->opset, pin, nin, outs, nout, b->diags};
-  rc = acl__eng_kernel(e, n)(&ctx);
+  rc = acl__exec_kernel(e->g, n)(&ctx);
   for (size_t k = 0; rc == 0 && k < nout; k++) {
     int v = acl__eng_resolve(e, n->outputs[k]);
     if (v < 0)
