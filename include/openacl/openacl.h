@@ -57,6 +57,14 @@ ACL_FUNC_VISIBILITY aclError openaclCheckConfigFile(const char *path, char *repo
  * (logging off, or to stderr because the directory is not writable). */
 ACL_FUNC_VISIBILITY const char *openaclGetLogFilePath(void);
 
+/* Records a failure of `api` the way the runtime records its own: the
+ * message "<api> failed: <NAME> (<code>): <detail>. Remedy: ..." (the table's
+ * remedy unless detail has one) for aclGetRecentErrMsg, the calling thread's
+ * last error for aclrtGetLastError, and an ERROR log line.  For bindings and
+ * layers built on the API (the Python module) whose own checks fail.
+ * Returns code.  A NULL api or detail is recorded as "(null)". */
+ACL_FUNC_VISIBILITY aclError openaclRecordError(const char *api, aclError code, const char *detail);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* errmsg_api.c - aclGetRecentErrMsg, aclrtGetLastError, aclrtPeekAtLastError. */
 #include "acl/acl.h"
 #include "common/errmsg.h"
+#include "openacl/openacl.h"
 
 const char *aclGetRecentErrMsg(void) { return acl__errmsg_take(); }
 
@@ -14,4 +15,8 @@ aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
   if (level != ACL_RT_THREAD_LEVEL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "level %d is not ACL_RT_THREAD_LEVEL (0)", (int)level);
   return acl__last_error_get(0);
+}
+
+aclError openaclRecordError(const char *api, aclError code, const char *detail) {
+  return acl__fail(api ? api : "(null)", code, __FILE__, __LINE__, "%s", detail ? detail : "(null)");
 }
