@@ -8,6 +8,7 @@
  * has no side effects: no aclInit, no device, no numpy.  media, blas, himpi
  * and fv (image/video processing, BLAS, media drivers, feature retrieval)
  * are out of scope and stay empty: calling into them raises AttributeError.
+ * acl._openacl, last, holds openacl's own extensions (acl_ext.c).
  */
 #include "pyacl.h"
 
@@ -30,6 +31,8 @@ static const submodule submodules[] = {
     {"prof", {NULL}, {pyacl_prof_stubs, NULL}},
     {"himpi", {NULL}, {NULL}},
     {"fv", {NULL}, {NULL}},
+    /* Not pyACL's: openacl's extensions for the openacl package. */
+    {"_openacl", {pyacl_ext_methods, NULL}, {NULL}},
 };
 
 static struct PyModuleDef acl_module = {

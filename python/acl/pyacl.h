@@ -120,6 +120,7 @@ extern PyMethodDef pyacl_util_methods[];         /* util.c: bytes, numpy */
 extern PyMethodDef pyacl_util_thread_methods[];  /* util_thread.c: start_thread, stop_thread */
 extern const pyacl_stub pyacl_prof_stubs[];      /* prof_op.c */
 extern const pyacl_stub pyacl_op_stubs[];        /* prof_op.c */
+extern PyMethodDef pyacl_ext_methods[];          /* acl_ext.c: acl._openacl, openacl's extensions */
 
 /* Shorthand for a METH_FASTCALL method-table entry. */
 #define PYACL_FN(pyname, cfunc) {pyname, (PyCFunction)(void (*)(void))(cfunc), METH_FASTCALL, NULL}
