@@ -2,11 +2,16 @@
  * sysinfo.c - questions about the system that need no device: the run
  * mode, the SoC name, CANN attributes.
  */
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "acl/acl.h"
 #include "acl/process.h"
+#include "common/env.h"
 #include "common/errmsg.h"
+#include "hal/hal.h"
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode) {
   /* Works before aclInit, as on the vendor stack.  openacl drives its
@@ -17,13 +22,35 @@ aclError aclrtGetRunMode(aclrtRunMode *runMode) {
   return ACL_SUCCESS;
 }
 
+/* Before aclInit the name comes from a discovery of its own, done once and
+ * kept: the vendor answers without aclInit too (its tools probe the SoC to
+ * choose a build target), from a runtime singleton it caches. */
+static char acl__soc_probed[64];
+static pthread_once_t acl__soc_once = PTHREAD_ONCE_INIT;
+
+static void acl__soc_probe(void) {
+  acl__env env;
+  memset(&env, 0, sizeof(env));
+  acl__hal_info *info = calloc(1, sizeof(*info));
+  if (info != NULL && acl__env_load(&env, NULL) == ACL_SUCCESS) {
+    acl__hal_discover(&env, info);
+    if (info->visible_count > 0)
+      memcpy(acl__soc_probed, info->soc_name, sizeof(acl__soc_probed) - 1);
+  }
+  acl__env_free(&env);
+  free(info);
+}
+
 const char *aclrtGetSocName(void) {
   const acl__hal_info *h = acl__process_hal_info();
-  if (h == NULL) {
-    acl__process_require_init(__func__);
+  if (h != NULL)
+    return h->soc_name;
+  pthread_once(&acl__soc_once, acl__soc_probe);
+  if (acl__soc_probed[0] == '\0') {
+    ACL__FAIL(ACL_ERROR_RT_NO_DEVICE, "no device is visible, so there is no SoC to name");
     return NULL;
   }
-  return h->soc_name;
+  return acl__soc_probed;
 }
 
 /* The simulated NPU computes in IEEE float on the host, so Inf/NaN behave

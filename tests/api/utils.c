@@ -109,8 +109,9 @@ TEST(run_mode_works_before_init) {
 }
 
 TEST(soc_name) {
-  CHECK_NULL(aclrtGetSocName());
-  CHECK_STR_HAS(aclGetRecentErrMsg(), "aclInit");
+  /* Before aclInit too, as the vendor's SoC probes expect; no error recorded. */
+  CHECK_STR_EQ(aclrtGetSocName(), "openacl-cpu");
+  CHECK_NULL(aclGetRecentErrMsg());
   CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
   CHECK_STR_EQ(aclrtGetSocName(), "openacl-cpu");
   CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
@@ -118,6 +119,18 @@ TEST(soc_name) {
   CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
   CHECK_STR_EQ(aclrtGetSocName(), "Ascend910B1");
   CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+TEST(soc_name_before_init_follows_the_environment) {
+  setenv("OPENACL_SOC_NAME", "Ascend310P3", 1);
+  CHECK_STR_EQ(aclrtGetSocName(), "Ascend310P3");
+  CHECK_NULL(aclGetRecentErrMsg());
+}
+
+TEST(soc_name_before_init_without_devices) {
+  setenv("ASCEND_RT_VISIBLE_DEVICES", "7", 1);
+  CHECK_NULL(aclrtGetSocName());
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "no device is visible");
 }
 
 TEST(cann_attributes) {
