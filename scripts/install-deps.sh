@@ -14,6 +14,9 @@ PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-d
 # the heavy part: about 1 GB installed with dependencies (libtorch, dnnl,
 # llvm, sympy), a few minutes of download and unpacking on a fresh system.
 PACKAGES="$PACKAGES python3-torch python3-torchvision python3-onnx python3-numpy python3-pil"
+# The Python layer (python/, docs/python.md): headers to build the acl module
+# for Debian's python3, pytest for its tests.
+PACKAGES="$PACKAGES python3-dev python3-pytest"
 if [ "${1:-}" = "--bench" ]; then
   PACKAGES="$PACKAGES pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers python3-opencv"
 fi

@@ -2,8 +2,12 @@
 # test.sh - builds openacl and runs the whole test suite the way CI does:
 #   1. gcc, -Werror, every test (ctest), then the ONNX conformance counts,
 #      then the real-model tests against PyTorch's outputs (models exported
-#      once into build/models by scripts/models/export_models.py)
-#   2. ASan + UBSan (leak checking on), every test
+#      once into build/models by scripts/models/export_models.py), then the
+#      Python layer's tests (label python: pytest, vendor-style scripts
+#      against the same exports)
+#   2. ASan + UBSan (leak checking on), every test; the Python tests with the
+#      sanitizer runtime preloaded into the interpreter (leak checks off there:
+#      CPython keeps its own allocations until exit)
 #   3. ThreadSanitizer, the threaded tests
 #   4. clang, -Werror, every test
 #   5. the libFuzzer targets for a bounded time (OPENACL_FUZZ_SECONDS, default 60)
@@ -27,7 +31,7 @@ build() { # dir, cmake args...
 
 step "gcc build and tests"
 CC=gcc build gcc
-(cd "$root/gcc" && ctest --output-on-failure -j "$jobs")
+(cd "$root/gcc" && ctest --output-on-failure -j "$jobs" -LE python)
 
 step "ONNX conformance counts (libonnx-testdata, through aclmdlExecute)"
 "$root/gcc/tests/unit_conformance" onnx_backend_test_data | grep -v '^REGRESSION' || true
@@ -46,11 +50,20 @@ fi
 # -V: each case prints its largest errors, wanted in the log even when it passes
 (export OPENACL_MODELS_DIR="$PWD/$models" && cd "$root/gcc" && ctest -V -j "$jobs" -R '^models/real/')
 
+step "Python layer: import acl, openacl package, vendor-style scripts (tests/python, docs/python.md)"
+(export OPENACL_MODELS_DIR="$PWD/$models" && cd "$root/gcc" && ctest --output-on-failure -j "$jobs" -L python)
+
 step "ASan+UBSan build and tests"
 CC=gcc build asan -DOPENACL_SANITIZE=address
 (cd "$root/asan" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --output-on-failure -j "$jobs")
+  ctest --output-on-failure -j "$jobs" -LE python)
+# The interpreter is not instrumented: the runtime is preloaded for the module.
+(cd "$root/asan" && LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --output-on-failure -j "$jobs" -L python)
 
+# The Python tests are not run under TSan: CPython is not instrumented, so the
+# GIL's ordering is invisible to it; the runtime they drive is covered here.
 step "ThreadSanitizer build and threaded tests"
 CC=clang build tsan -DOPENACL_SANITIZE=thread -DOPENACL_BUILD_BENCH=OFF
 (cd "$root/tsan" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 OPENACL_STRESS_TASKS=500 \

@@ -33,4 +33,17 @@ cmake --build "$work/cmake-build" >/dev/null
 # 3. -lacl_rt
 cc -o "$work/c_aclrt" "$src/consumer/consumer.c" -I"$prefix/include" -L"$libdir" -lacl_rt
 "$work/c_aclrt"
+
+# 4. the Python layer, when it was built: acl finds libascendcl through its
+# relative RPATH (no LD_LIBRARY_PATH), and the openacl package sits beside it.
+for mod in $(find "$prefix" -name 'acl.cpython-*.so'); do
+  pydir=$(dirname "$mod")
+  [ -f "$pydir/openacl/__init__.py" ] || { echo "missing $pydir/openacl"; exit 1; }
+  (unset LD_LIBRARY_PATH; cd "$work" && PYTHONPATH=$pydir /usr/bin/python3 -c '
+import acl, openacl, sys
+assert acl.__file__.startswith(sys.argv[1]), acl.__file__
+assert acl.init("") == 0, acl.get_recent_err_msg()
+assert acl.finalize() == 0
+print("python: import acl from", sys.argv[1])' "$pydir")
+done
 echo "install_test: ok"
