@@ -1,16 +1,37 @@
 /*
  * data_buffer.c - aclDataBuffer: a (pointer, size) pair that the model API
  * passes around.  The buffer never owns the memory it points to.
+ *
+ * Every buffer is registered in the runtime's handle table, so a destroyed
+ * or garbage pointer (bindings pass handles as integers) is rejected with a
+ * message instead of being dereferenced.  The getters, which return values
+ * rather than codes, return NULL or 0 for such a pointer and record why.
  */
 #include <stdlib.h>
 
 #include "acl/acl.h"
+#include "acl/data_buffer.h"
 #include "common/errmsg.h"
+#include "rt/rt.h"
 
 struct aclDataBuffer {
   void *data;
   size_t length;
 };
+
+int acl__data_buffer_check(const char *api, const char *arg, const aclDataBuffer *buf) {
+  if (buf == NULL)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "%s is NULL", arg);
+  if (acl__handle_valid(buf, ACL__H_DATA_BUFFER))
+    return 0;
+  for (int t = 1; t < ACL__H_TYPE_COUNT; t++)
+    if (acl__handle_valid(buf, (acl__handle_type)t))
+      return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "%s %p is a %s handle, not an aclDataBuffer",
+                       arg, (const void *)buf, acl__handle_type_name((acl__handle_type)t));
+  return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                   "%s %p is not a live aclDataBuffer (it was destroyed, or never created by aclCreateDataBuffer)",
+                   arg, (const void *)buf);
+}
 
 aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
   /* (NULL, 0) is allowed: an empty output buffer the model fills itself. */
@@ -21,29 +42,37 @@ aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
   }
   b->data = data;
   b->length = size;
+  acl__handle_register(b, ACL__H_DATA_BUFFER);
   return b;
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
-  if (dataBuffer == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dataBuffer is NULL");
+  int rc = acl__data_buffer_check(__func__, "dataBuffer", dataBuffer);
+  if (rc != 0)
+    return rc;
+  acl__handle_unregister((void *)dataBuffer);
   free((void *)dataBuffer);
   return ACL_SUCCESS;
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
-  if (dataBuffer == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dataBuffer is NULL");
+  int rc = acl__data_buffer_check(__func__, "dataBuffer", dataBuffer);
+  if (rc != 0)
+    return rc;
   dataBuffer->data = data;
   dataBuffer->length = size;
   return ACL_SUCCESS;
 }
 
-void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer) { return dataBuffer ? dataBuffer->data : NULL; }
+void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer) {
+  return acl__data_buffer_check(__func__, "dataBuffer", dataBuffer) == 0 ? dataBuffer->data : NULL;
+}
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer) {
   /* Deprecated by the vendor because it truncates sizes above 4 GiB. */
-  return dataBuffer ? (uint32_t)dataBuffer->length : 0;
+  return acl__data_buffer_check(__func__, "dataBuffer", dataBuffer) == 0 ? (uint32_t)dataBuffer->length : 0;
 }
 
-size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer) { return dataBuffer ? dataBuffer->length : 0; }
+size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer) {
+  return acl__data_buffer_check(__func__, "dataBuffer", dataBuffer) == 0 ? dataBuffer->length : 0;
+}

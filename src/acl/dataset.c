@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "acl/acl.h"
+#include "acl/data_buffer.h"
 #include "acl/tensor_desc.h"
 #include "common/errmsg.h"
 #include "rt/rt.h"
@@ -91,8 +92,9 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffe
   int rc = ds_check(__func__, dataset);
   if (rc != 0)
     return rc;
-  if (dataBuffer == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dataBuffer is NULL");
+  rc = acl__data_buffer_check(__func__, "dataBuffer", dataBuffer);
+  if (rc != 0)
+    return rc;
   if (dataset->n == dataset->cap) {
     size_t cap = dataset->cap ? dataset->cap * 2 : 8;
     ds_entry *e = cap < SIZE_MAX / sizeof(*e) ? realloc(dataset->entries, cap * sizeof(*e)) : NULL;

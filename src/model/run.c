@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "acl/data_buffer.h"
 #include "common/diag.h"
 #include "common/errmsg.h"
 #include "common/log.h"
@@ -103,6 +104,8 @@ static int check_input(const char *api, const acl__model *m, const aclmdlDataset
   const acl__graph_tensor *gt = &g->tensors[g->inputs[i]];
   const char *name = tname(gt);
   aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, i);
+  if (acl__data_buffer_check(api, "an input dataset buffer", buf) != 0)
+    return code;
   void *addr = aclGetDataBufferAddr(buf);
   size_t size = aclGetDataBufferSizeV2(buf);
   aclTensorDesc *desc = aclmdlGetDatasetTensorDesc(ds, i);
@@ -194,6 +197,8 @@ static int check_output(const char *api, const acl__model *m, const aclmdlDatase
   const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
   const char *name = tname(gt);
   aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, i);
+  if (acl__data_buffer_check(api, "an output dataset buffer", buf) != 0)
+    return code;
   o->addr = aclGetDataBufferAddr(buf);
   o->size = aclGetDataBufferSizeV2(buf);
   o->expect = m->io.outputs[i].size;

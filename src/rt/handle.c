@@ -187,6 +187,7 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_DATASET: return "dataset";
   case ACL__H_TENSOR_DESC: return "tensor descriptor";
   case ACL__H_MODEL_DESC: return "model description";
+  case ACL__H_DATA_BUFFER: return "data buffer";
   default: return "handle";
   }
 }

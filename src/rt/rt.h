@@ -56,6 +56,7 @@ typedef enum acl__handle_type {
   ACL__H_DATASET,      /* aclmdlDataset (src/acl/dataset.c) */
   ACL__H_TENSOR_DESC,  /* aclTensorDesc (src/acl/tensor_desc.c) */
   ACL__H_MODEL_DESC,   /* aclmdlDesc (src/acl/model_api.c) */
+  ACL__H_DATA_BUFFER,  /* aclDataBuffer (src/acl/data_buffer.c) */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 

@@ -546,6 +546,37 @@ TEST(dataset_null_destroyed_and_garbage) {
   aclDestroyDataBuffer(b);
 }
 
+TEST(data_buffer_null_destroyed_and_garbage) {
+  char mem[4];
+  aclDataBuffer *b = aclCreateDataBuffer(mem, 4);
+  CHECK_NOT_NULL(b);
+  CHECK_INT_EQ(aclDestroyDataBuffer(NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_FAILED("aclDestroyDataBuffer", "dataBuffer is NULL");
+  CHECK_INT_EQ(aclDestroyDataBuffer(b), ACL_SUCCESS);
+  CHECK_INT_EQ(aclDestroyDataBuffer(b), ACL_ERROR_INVALID_PARAM); /* double destroy */
+  CHECK_FAILED("aclDestroyDataBuffer", "not a live aclDataBuffer");
+  CHECK_INT_EQ(aclUpdateDataBuffer(b, mem, 4), ACL_ERROR_INVALID_PARAM);
+  CHECK_FAILED("aclUpdateDataBuffer", "not a live aclDataBuffer");
+  CHECK_NULL(aclGetDataBufferAddr(b));
+  CHECK_FAILED("aclGetDataBufferAddr", "not a live aclDataBuffer");
+  CHECK_INT_EQ(aclGetDataBufferSizeV2(b), 0);
+  CHECK_FAILED("aclGetDataBufferSizeV2", "not a live aclDataBuffer");
+  CHECK_INT_EQ(aclGetDataBufferSize(b), 0);
+  CHECK_FAILED("aclGetDataBufferSize", "not a live aclDataBuffer");
+
+  /* garbage and foreign handles never reach a dataset */
+  long junk[8] = {0};
+  aclmdlDataset *ds = aclmdlCreateDataset();
+  CHECK_INT_EQ(aclmdlAddDatasetBuffer(ds, (aclDataBuffer *)junk), ACL_ERROR_INVALID_PARAM);
+  CHECK_FAILED("aclmdlAddDatasetBuffer", "not a live aclDataBuffer");
+  CHECK_INT_EQ(aclmdlAddDatasetBuffer(ds, (aclDataBuffer *)ds), ACL_ERROR_INVALID_PARAM);
+  CHECK_FAILED("aclmdlAddDatasetBuffer", "is a dataset handle");
+  CHECK_INT_EQ(aclmdlGetDatasetNumBuffers(ds), 0);
+  CHECK_INT_EQ(aclmdlDestroyDataset(ds), ACL_SUCCESS);
+  CHECK_NULL(aclGetDataBufferAddr((aclDataBuffer *)(uintptr_t)0xdead0));
+  CHECK_FAILED("aclGetDataBufferAddr", "not a live aclDataBuffer");
+}
+
 TEST(dataset_tensor_descs) {
   char mem[2][64];
   aclDataBuffer *b0 = aclCreateDataBuffer(mem[0], 64), *b1 = aclCreateDataBuffer(mem[1], 64);

@@ -246,6 +246,16 @@ TEST(mismatches) {
   aclmdlDestroyDataset(dead);
   CHECK_INT_EQ(aclmdlExecute(c.id, c.in, dead), ACL_ERROR_INVALID_PARAM);
   CHECK_STR_HAS(aclGetRecentErrMsg(), "not a live aclmdlDataset");
+  /* a buffer destroyed while its dataset still lists it */
+  aclDataBuffer *gone = aclCreateDataBuffer(c.in_dev[0], c.in_size[0]);
+  aclmdlDataset *stale = aclmdlCreateDataset();
+  aclmdlAddDatasetBuffer(stale, gone);
+  aclDestroyDataBuffer(gone);
+  CHECK_INT_EQ(aclmdlExecute(c.id, stale, c.out), ACL_ERROR_MODEL_INPUT_NOT_MATCH);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "an input dataset buffer");
+  CHECK_INT_EQ(aclmdlExecute(c.id, c.in, stale), ACL_ERROR_MODEL_OUTPUT_NOT_MATCH);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "an output dataset buffer");
+  aclmdlDestroyDataset(stale);
   /* sizes */
   aclDataBuffer *small = aclCreateDataBuffer(c.in_dev[0], c.in_size[0] - 4);
   aclmdlDataset *ds = aclmdlCreateDataset();
