@@ -375,26 +375,45 @@ int pyacl_add_stubs(PyObject *m, const char *dotted, const pyacl_stub *table) {
 
 /* ---- host pointers ---------------------------------------------------- */
 
+/* Page spans verified recently, newest first; guarded by the GIL.  A span
+ * stays trusted until the binding frees host memory: memory a script frees
+ * by other means (a numpy array going away) and then passes again is a
+ * use-after-free, which no check can make safe. */
+#define SPAN_CACHE 4
+static struct {
+  uintptr_t first, last;
+} spans[SPAN_CACHE];
+
+void pyacl_host_range_forget(void) { memset(spans, 0, sizeof spans); }
+
 int pyacl_host_range_ok(const void *p, size_t n) {
   if (n == 0)
     return 1;
   uintptr_t a = (uintptr_t)p;
   if (a + n < a)
     return 0;
-  static long page;
+  static uintptr_t page;
   if (!page)
-    page = sysconf(_SC_PAGESIZE);
-  uintptr_t first = a & ~(uintptr_t)(page - 1);
-  uintptr_t last = (a + n - 1) & ~(uintptr_t)(page - 1);
+    page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t first = a & ~(page - 1);
+  uintptr_t last = (a + n - 1) & ~(page - 1);
+  for (int i = 0; i < SPAN_CACHE; i++)
+    if (spans[i].last && first >= spans[i].first && last <= spans[i].last)
+      return 1;
   /* mincore fails with ENOMEM on any unmapped page of the range: one system
-   * call, no copy.  Large ranges are checked whole, too. */
+   * call, no copy. */
   unsigned char vec_small[64];
-  size_t pages = (size_t)((last - first) / (uintptr_t)page) + 1;
+  size_t pages = (size_t)((last - first) / page) + 1;
   unsigned char *vec = pages <= sizeof vec_small ? vec_small : PyMem_RawMalloc(pages);
   if (!vec)
     return 1; /* cannot check: let C decide */
-  int rc = mincore((void *)first, (size_t)(last - first) + (size_t)page, vec);
+  int rc = mincore((void *)first, (size_t)(last - first + page), vec);
   if (vec != vec_small)
     PyMem_RawFree(vec);
-  return rc == 0 || errno != ENOMEM;
+  if (rc != 0)
+    return errno != ENOMEM;
+  memmove(&spans[1], &spans[0], sizeof spans - sizeof spans[0]);
+  spans[0].first = first;
+  spans[0].last = last;
+  return 1;
 }

@@ -98,9 +98,13 @@ aclError pyacl_not_supported(const char *c_name);
  * Host pointers given as ints are checked before C reads or writes through
  * them, so a bogus int gets ACL_ERROR_INVALID_PARAM instead of a crash:
  * the range must lie in mapped memory.  Device pointers are the runtime's to
- * check.  Returns 1 when [p, p+n) is mapped (n 0 passes).
+ * check.  Returns 1 when [p, p+n) is mapped (n 0 passes).  Call with the GIL
+ * held: the few page spans verified last are remembered (a system call costs
+ * more than the rest of a small copy), and pyacl_host_range_forget() drops
+ * them when the binding frees host memory (free_host).
  */
 int pyacl_host_range_ok(const void *p, size_t n);
+void pyacl_host_range_forget(void);
 
 /* The sub-modules' method tables (each ends with a NULL entry), one per
  * file, and their stub tables; module.c puts them together. */
