@@ -9,7 +9,7 @@
 static PYACL_FASTCALL(py_init) {
   (void)self;
   const char *path = NULL; /* omitted: NULL; "" is "no file" as well */
-  if (!pyacl_parse("init", args, nargs, "|s", &path))
+  if (!pyacl_parse("acl.init", args, nargs, "|s", &path))
     return NULL;
   aclError ret;
   Py_BEGIN_ALLOW_THREADS
@@ -67,7 +67,7 @@ static PYACL_FASTCALL(py_get_recent_err_msg) {
 static PYACL_FASTCALL(py_get_version_str) {
   (void)self;
   const char *pkg;
-  if (!pyacl_parse("get_version_str", args, nargs, "s", &pkg))
+  if (!pyacl_parse("acl.get_version_str", args, nargs, "s", &pkg))
     return NULL;
   char name[ACL_PKG_VERSION_MAX_SIZE];
   char version[ACL_PKG_VERSION_MAX_SIZE] = "";
@@ -79,7 +79,7 @@ static PYACL_FASTCALL(py_get_version_str) {
 static PYACL_FASTCALL(py_get_cann_version) {
   (void)self;
   uint32_t pkg;
-  if (!pyacl_parse("get_cann_version", args, nargs, "I", &pkg))
+  if (!pyacl_parse("acl.get_cann_version", args, nargs, "I", &pkg))
     return NULL;
   aclCANNPackageVersion v;
   memset(&v, 0, sizeof v);
@@ -113,7 +113,7 @@ static PYACL_FASTCALL(py_get_cann_attribute_list) {
 static PYACL_FASTCALL(py_get_cann_attribute) {
   (void)self;
   int32_t attr;
-  if (!pyacl_parse("get_cann_attribute", args, nargs, "i", &attr))
+  if (!pyacl_parse("acl.get_cann_attribute", args, nargs, "i", &attr))
     return NULL;
   int32_t value = 0;
   aclError ret = aclGetCannAttribute((aclCannAttr)attr, &value);
@@ -124,7 +124,7 @@ static PYACL_FASTCALL(py_get_device_capability) {
   (void)self;
   uint32_t dev;
   int32_t info;
-  if (!pyacl_parse("get_device_capability", args, nargs, "Ii", &dev, &info))
+  if (!pyacl_parse("acl.get_device_capability", args, nargs, "Ii", &dev, &info))
     return NULL;
   int64_t value = 0;
   aclError ret = aclGetDeviceCapability(dev, (aclDeviceInfo)info, &value);
@@ -135,7 +135,7 @@ static PYACL_FASTCALL(py_app_log) {
   (void)self;
   int32_t level;
   const char *msg;
-  if (!pyacl_parse("app_log", args, nargs, "is", &level, &msg))
+  if (!pyacl_parse("acl.app_log", args, nargs, "is", &level, &msg))
     return NULL;
   /* The message is logged verbatim: a fixed "%s", never a format. */
   aclAppLog((aclLogLevel)level, "python", "acl", 0, "%s", msg);
@@ -145,7 +145,7 @@ static PYACL_FASTCALL(py_app_log) {
 static PYACL_FASTCALL(py_float16_to_float) {
   (void)self;
   uint16_t bits;
-  if (!pyacl_parse("float16_to_float", args, nargs, "H", &bits))
+  if (!pyacl_parse("acl.float16_to_float", args, nargs, "H", &bits))
     return NULL;
   return PyFloat_FromDouble((double)aclFloat16ToFloat((aclFloat16)bits));
 }
@@ -153,7 +153,7 @@ static PYACL_FASTCALL(py_float16_to_float) {
 static PYACL_FASTCALL(py_float_to_float16) {
   (void)self;
   float v;
-  if (!pyacl_parse("float_to_float16", args, nargs, "f", &v))
+  if (!pyacl_parse("acl.float_to_float16", args, nargs, "f", &v))
     return NULL;
   return PyLong_FromLong((long)aclFloatToFloat16(v));
 }
@@ -161,7 +161,7 @@ static PYACL_FASTCALL(py_float_to_float16) {
 static PYACL_FASTCALL(py_data_type_size) {
   (void)self;
   int32_t dtype;
-  if (!pyacl_parse("data_type_size", args, nargs, "i", &dtype))
+  if (!pyacl_parse("acl.data_type_size", args, nargs, "i", &dtype))
     return NULL;
   return PyLong_FromSize_t(aclDataTypeSize((aclDataType)dtype));
 }
@@ -172,7 +172,7 @@ static PYACL_FASTCALL(py_create_data_buffer) {
   (void)self;
   void *data;
   size_t size;
-  if (!pyacl_parse("create_data_buffer", args, nargs, "pz", &data, &size))
+  if (!pyacl_parse("acl.create_data_buffer", args, nargs, "pz", &data, &size))
     return NULL;
   return pyacl_ptr(aclCreateDataBuffer(data, size));
 }
@@ -180,7 +180,7 @@ static PYACL_FASTCALL(py_create_data_buffer) {
 static PYACL_FASTCALL(py_destroy_data_buffer) {
   (void)self;
   void *buf;
-  if (!pyacl_parse("destroy_data_buffer", args, nargs, "p", &buf))
+  if (!pyacl_parse("acl.destroy_data_buffer", args, nargs, "p", &buf))
     return NULL;
   return pyacl_ret(aclDestroyDataBuffer((const aclDataBuffer *)buf));
 }
@@ -189,7 +189,7 @@ static PYACL_FASTCALL(py_update_data_buffer) {
   (void)self;
   void *buf, *data;
   size_t size;
-  if (!pyacl_parse("update_data_buffer", args, nargs, "ppz", &buf, &data, &size))
+  if (!pyacl_parse("acl.update_data_buffer", args, nargs, "ppz", &buf, &data, &size))
     return NULL;
   return pyacl_ret(aclUpdateDataBuffer((aclDataBuffer *)buf, data, size));
 }
@@ -197,7 +197,7 @@ static PYACL_FASTCALL(py_update_data_buffer) {
 static PYACL_FASTCALL(py_get_data_buffer_addr) {
   (void)self;
   void *buf;
-  if (!pyacl_parse("get_data_buffer_addr", args, nargs, "p", &buf))
+  if (!pyacl_parse("acl.get_data_buffer_addr", args, nargs, "p", &buf))
     return NULL;
   return pyacl_ptr(aclGetDataBufferAddr((const aclDataBuffer *)buf));
 }
@@ -205,7 +205,7 @@ static PYACL_FASTCALL(py_get_data_buffer_addr) {
 static PYACL_FASTCALL(py_get_data_buffer_size) {
   (void)self;
   void *buf;
-  if (!pyacl_parse("get_data_buffer_size", args, nargs, "p", &buf))
+  if (!pyacl_parse("acl.get_data_buffer_size", args, nargs, "p", &buf))
     return NULL;
   return PyLong_FromUnsignedLong(aclGetDataBufferSize((const aclDataBuffer *)buf));
 }
@@ -213,7 +213,7 @@ static PYACL_FASTCALL(py_get_data_buffer_size) {
 static PYACL_FASTCALL(py_get_data_buffer_size_v2) {
   (void)self;
   void *buf;
-  if (!pyacl_parse("get_data_buffer_size_v2", args, nargs, "p", &buf))
+  if (!pyacl_parse("acl.get_data_buffer_size_v2", args, nargs, "p", &buf))
     return NULL;
   return PyLong_FromSize_t(aclGetDataBufferSizeV2((const aclDataBuffer *)buf));
 }

@@ -21,7 +21,7 @@ static PyObject *info_dict(const openaclErrorInfo *i) {
 static PYACL_FASTCALL(py_error_info) {
   (void)self;
   int32_t code;
-  if (!pyacl_parse("error_info", args, nargs, "i", &code))
+  if (!pyacl_parse("acl._openacl.error_info", args, nargs, "i", &code))
     return NULL;
   openaclErrorInfo i;
   if (openaclGetErrorInfo((aclError)code, &i) != ACL_SUCCESS)
@@ -33,7 +33,7 @@ static PYACL_FASTCALL(py_error_info) {
 static PYACL_FASTCALL(py_error_info_by_name) {
   (void)self;
   const char *name;
-  if (!pyacl_parse("error_info_by_name", args, nargs, "s", &name))
+  if (!pyacl_parse("acl._openacl.error_info_by_name", args, nargs, "s", &name))
     return NULL;
   openaclErrorInfo i;
   if (openaclGetErrorInfoByName(name, &i) != ACL_SUCCESS)
@@ -102,7 +102,7 @@ static PYACL_FASTCALL(py_effective_config) {
 static PYACL_FASTCALL(py_check_config) {
   (void)self;
   const char *path;
-  if (!pyacl_parse("check_config", args, nargs, "s", &path))
+  if (!pyacl_parse("acl._openacl.check_config", args, nargs, "s", &path))
     return NULL;
   return text_call(check_config, path);
 }
@@ -120,7 +120,7 @@ static PYACL_FASTCALL(py_record_error) {
   (void)self;
   const char *api, *detail;
   int32_t code;
-  if (!pyacl_parse("record_error", args, nargs, "sis", &api, &code, &detail))
+  if (!pyacl_parse("acl._openacl.record_error", args, nargs, "sis", &api, &code, &detail))
     return NULL;
   return pyacl_ret(openaclRecordError(api, (aclError)code, detail));
 }

@@ -105,10 +105,10 @@ static PYACL_FASTCALL(py_create_tensor_desc) {
   (void)self;
   int32_t dtype, format;
   PyObject *dims_obj;
-  if (!pyacl_parse("create_tensor_desc", args, nargs, "ili", &dtype, &dims_obj, &format))
+  if (!pyacl_parse("acl.create_tensor_desc", args, nargs, "ili", &dtype, &dims_obj, &format))
     return NULL;
   i64_list dims;
-  if (!i64_list_from("create_tensor_desc", dims_obj, &dims))
+  if (!i64_list_from("acl.create_tensor_desc", dims_obj, &dims))
     return NULL;
   /* [] is a scalar: C takes NULL dims with 0 of them. */
   aclTensorDesc *d =
@@ -120,7 +120,7 @@ static PYACL_FASTCALL(py_create_tensor_desc) {
 static PYACL_FASTCALL(py_destroy_tensor_desc) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("destroy_tensor_desc", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.destroy_tensor_desc", args, nargs, "p", &desc))
     return NULL;
   aclDestroyTensorDesc((const aclTensorDesc *)desc);
   Py_RETURN_NONE;
@@ -131,7 +131,7 @@ static PYACL_FASTCALL(py_destroy_tensor_desc) {
 static PYACL_FASTCALL(py_get_tensor_desc_type) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_tensor_desc_type", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.get_tensor_desc_type", args, nargs, "p", &desc))
     return NULL;
   return PyLong_FromLong((long)aclGetTensorDescType((const aclTensorDesc *)desc));
 }
@@ -139,7 +139,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_type) {
 static PYACL_FASTCALL(py_get_tensor_desc_format) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_tensor_desc_format", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.get_tensor_desc_format", args, nargs, "p", &desc))
     return NULL;
   return PyLong_FromLong((long)aclGetTensorDescFormat((const aclTensorDesc *)desc));
 }
@@ -147,7 +147,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_format) {
 static PYACL_FASTCALL(py_get_tensor_desc_size) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_tensor_desc_size", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.get_tensor_desc_size", args, nargs, "p", &desc))
     return NULL;
   return PyLong_FromSize_t(aclGetTensorDescSize((const aclTensorDesc *)desc));
 }
@@ -155,7 +155,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_size) {
 static PYACL_FASTCALL(py_get_tensor_desc_element_count) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_tensor_desc_element_count", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.get_tensor_desc_element_count", args, nargs, "p", &desc))
     return NULL;
   return PyLong_FromSize_t(aclGetTensorDescElementCount((const aclTensorDesc *)desc));
 }
@@ -163,7 +163,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_element_count) {
 static PYACL_FASTCALL(py_get_tensor_desc_num_dims) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_tensor_desc_num_dims", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.get_tensor_desc_num_dims", args, nargs, "p", &desc))
     return NULL;
   /* size_t as C returns it: ACL_UNKNOWN_RANK (0xFFFFFFFFFFFFFFFE) stays that number. */
   return PyLong_FromSize_t(aclGetTensorDescNumDims((const aclTensorDesc *)desc));
@@ -173,7 +173,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_dim) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_tensor_desc_dim", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.get_tensor_desc_dim", args, nargs, "pz", &desc, &index))
     return NULL;
   /* Deprecated in C, still part of pyACL: scripts call it. */
 #pragma GCC diagnostic push
@@ -187,7 +187,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_dim_v2) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_tensor_desc_dim_v2", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.get_tensor_desc_dim_v2", args, nargs, "pz", &desc, &index))
     return NULL;
   int64_t dim = 0;
   aclError ret = aclGetTensorDescDimV2((const aclTensorDesc *)desc, index, &dim);
@@ -198,7 +198,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_dim_range) {
   (void)self;
   void *desc;
   size_t index, num;
-  if (!pyacl_parse("get_tensor_desc_dim_range", args, nargs, "pzz", &desc, &index, &num))
+  if (!pyacl_parse("acl.get_tensor_desc_dim_range", args, nargs, "pzz", &desc, &index, &num))
     return NULL;
   if (num > PYACL_MAX_RANGE_NUM) {
     /* pyACL's own bound: refused before C, which would get a buffer this big. */
@@ -218,7 +218,7 @@ static PYACL_FASTCALL(py_get_tensor_desc_dim_range) {
 static PYACL_FASTCALL(py_get_tensor_desc_name) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_tensor_desc_name", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.get_tensor_desc_name", args, nargs, "p", &desc))
     return NULL;
   return pyacl_str_or_none(aclGetTensorDescName((aclTensorDesc *)desc));
 }
@@ -229,7 +229,7 @@ static PYACL_FASTCALL(py_set_tensor_desc_name) {
   (void)self;
   void *desc;
   const char *name;
-  if (!pyacl_parse("set_tensor_desc_name", args, nargs, "ps", &desc, &name))
+  if (!pyacl_parse("acl.set_tensor_desc_name", args, nargs, "ps", &desc, &name))
     return NULL;
   aclSetTensorDescName((aclTensorDesc *)desc, name);
   Py_RETURN_NONE;
@@ -268,33 +268,33 @@ static PyObject *set_shape(const char *name, shape_setter fn, PyObject *const *a
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static PYACL_FASTCALL(py_set_tensor_storage_format) {
   (void)self;
-  return set_format("set_tensor_storage_format", aclSetTensorStorageFormat, args, nargs);
+  return set_format("acl.set_tensor_storage_format", aclSetTensorStorageFormat, args, nargs);
 }
 
 static PYACL_FASTCALL(py_set_tensor_storage_shape) {
   (void)self;
-  return set_shape("set_tensor_storage_shape", aclSetTensorStorageShape, args, nargs);
+  return set_shape("acl.set_tensor_storage_shape", aclSetTensorStorageShape, args, nargs);
 }
 #pragma GCC diagnostic pop
 
 static PYACL_FASTCALL(py_set_tensor_format) {
   (void)self;
-  return set_format("set_tensor_format", aclSetTensorFormat, args, nargs);
+  return set_format("acl.set_tensor_format", aclSetTensorFormat, args, nargs);
 }
 
 static PYACL_FASTCALL(py_set_tensor_shape) {
   (void)self;
-  return set_shape("set_tensor_shape", aclSetTensorShape, args, nargs);
+  return set_shape("acl.set_tensor_shape", aclSetTensorShape, args, nargs);
 }
 
 static PYACL_FASTCALL(py_set_tensor_origin_format) {
   (void)self;
-  return set_format("set_tensor_origin_format", aclSetTensorOriginFormat, args, nargs);
+  return set_format("acl.set_tensor_origin_format", aclSetTensorOriginFormat, args, nargs);
 }
 
 static PYACL_FASTCALL(py_set_tensor_origin_shape) {
   (void)self;
-  return set_shape("set_tensor_origin_shape", aclSetTensorOriginShape, args, nargs);
+  return set_shape("acl.set_tensor_origin_shape", aclSetTensorOriginShape, args, nargs);
 }
 
 typedef aclError (*range_setter)(aclTensorDesc *, size_t, int64_t (*)[2]);
@@ -315,19 +315,19 @@ static PyObject *set_range(const char *name, range_setter fn, PyObject *const *a
 
 static PYACL_FASTCALL(py_set_tensor_shape_range) {
   (void)self;
-  return set_range("set_tensor_shape_range", aclSetTensorShapeRange, args, nargs);
+  return set_range("acl.set_tensor_shape_range", aclSetTensorShapeRange, args, nargs);
 }
 
 static PYACL_FASTCALL(py_set_tensor_value_range) {
   (void)self;
-  return set_range("set_tensor_value_range", aclSetTensorValueRange, args, nargs);
+  return set_range("acl.set_tensor_value_range", aclSetTensorValueRange, args, nargs);
 }
 
 static PYACL_FASTCALL(py_set_tensor_dynamic_input) {
   (void)self;
   void *desc;
   const char *name;
-  if (!pyacl_parse("set_tensor_dynamic_input", args, nargs, "ps", &desc, &name))
+  if (!pyacl_parse("acl.set_tensor_dynamic_input", args, nargs, "ps", &desc, &name))
     return NULL;
   return pyacl_ret(aclSetTensorDynamicInput((aclTensorDesc *)desc, name));
 }
@@ -336,7 +336,7 @@ static PYACL_FASTCALL(py_set_tensor_const) {
   (void)self;
   void *desc, *data;
   size_t size;
-  if (!pyacl_parse("set_tensor_const", args, nargs, "ppz", &desc, &data, &size))
+  if (!pyacl_parse("acl.set_tensor_const", args, nargs, "ppz", &desc, &data, &size))
     return NULL;
   /* C copies `size` bytes of host memory from data: a bogus int must not
    * crash the interpreter.  NULL is left to C, which names it. */
@@ -352,7 +352,7 @@ static PYACL_FASTCALL(py_set_tensor_place_ment) {
   (void)self;
   void *desc;
   int32_t mem_type;
-  if (!pyacl_parse("set_tensor_place_ment", args, nargs, "pi", &desc, &mem_type))
+  if (!pyacl_parse("acl.set_tensor_place_ment", args, nargs, "pi", &desc, &mem_type))
     return NULL;
   return pyacl_ret(aclSetTensorPlaceMent((aclTensorDesc *)desc, (aclMemType)mem_type));
 }

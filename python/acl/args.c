@@ -301,8 +301,9 @@ static PyObject *stub_call(PyObject *self, PyObject *const *args, Py_ssize_t nar
   const pyacl_stub *s = PyCapsule_GetPointer(self, "pyacl_stub");
   if (!s)
     return NULL;
+  const char *module = PyCapsule_GetContext(self); /* "acl.rt" */
   char name[128];
-  snprintf(name, sizeof name, "%s", s->py_name);
+  snprintf(name, sizeof name, "%s.%s", module ? module : "acl", s->py_name);
   /* Check the arguments as the real function would: same TypeErrors. */
   void *sink[24];
   const char *f = s->format;
@@ -349,7 +350,13 @@ static PyObject *stub_call(PyObject *self, PyObject *const *args, Py_ssize_t nar
 }
 
 int pyacl_add_stubs(PyObject *m, const char *dotted, const pyacl_stub *table) {
-  (void)dotted;
+  /* The module's name lives as long as the process: keep one copy. */
+  char *module = PyMem_RawMalloc(strlen(dotted) + 1);
+  if (!module) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  strcpy(module, dotted);
   for (const pyacl_stub *s = table; s->py_name; s++) {
     /* The method definitions must outlive the functions: allocate them once
      * per process (single-phase init: the module is never re-created). */
@@ -363,6 +370,8 @@ int pyacl_add_stubs(PyObject *m, const char *dotted, const pyacl_stub *table) {
     def->ml_flags = METH_FASTCALL;
     def->ml_doc = "not implemented by openacl yet: returns ACL_ERROR_API_NOT_SUPPORT (200001)";
     PyObject *cap = PyCapsule_New((void *)s, "pyacl_stub", NULL);
+    if (cap && PyCapsule_SetContext(cap, module) < 0)
+      Py_CLEAR(cap);
     PyObject *fn = cap ? PyCFunction_NewEx(def, cap, NULL) : NULL;
     Py_XDECREF(cap);
     if (!fn || PyModule_AddObject(m, s->py_name, fn) < 0) {

@@ -33,7 +33,7 @@ static int host_ok(const void *p, size_t size) { return p == NULL || pyacl_host_
 static PYACL_FASTCALL(py_load_from_file) {
   (void)self;
   const char *path;
-  if (!pyacl_parse("load_from_file", args, nargs, "s", &path))
+  if (!pyacl_parse("acl.mdl.load_from_file", args, nargs, "s", &path))
     return NULL;
   uint32_t id = 0;
   aclError ret;
@@ -47,7 +47,7 @@ static PYACL_FASTCALL(py_load_from_mem) {
   (void)self;
   void *model;
   size_t size;
-  if (!pyacl_parse("load_from_mem", args, nargs, "pz", &model, &size))
+  if (!pyacl_parse("acl.mdl.load_from_mem", args, nargs, "pz", &model, &size))
     return NULL;
   uint32_t id = 0;
   aclError ret;
@@ -66,7 +66,7 @@ static PYACL_FASTCALL(py_load_from_file_with_mem) {
   const char *path;
   void *work, *weight;
   size_t work_size, weight_size;
-  if (!pyacl_parse("load_from_file_with_mem", args, nargs, "spzpz", &path, &work, &work_size, &weight, &weight_size))
+  if (!pyacl_parse("acl.mdl.load_from_file_with_mem", args, nargs, "spzpz", &path, &work, &work_size, &weight, &weight_size))
     return NULL;
   uint32_t id = 0;
   aclError ret;
@@ -81,7 +81,7 @@ static PYACL_FASTCALL(py_load_from_mem_with_mem) {
   (void)self;
   void *model, *work, *weight;
   size_t size, work_size, weight_size;
-  if (!pyacl_parse("load_from_mem_with_mem", args, nargs, "pzpzpz", &model, &size, &work, &work_size, &weight,
+  if (!pyacl_parse("acl.mdl.load_from_mem_with_mem", args, nargs, "pzpzpz", &model, &size, &work, &work_size, &weight,
                    &weight_size))
     return NULL;
   uint32_t id = 0;
@@ -99,7 +99,7 @@ static PYACL_FASTCALL(py_load_from_mem_with_mem) {
 static PYACL_FASTCALL(py_unload) {
   (void)self;
   uint32_t id;
-  if (!pyacl_parse("unload", args, nargs, "I", &id))
+  if (!pyacl_parse("acl.mdl.unload", args, nargs, "I", &id))
     return NULL;
   aclError ret;
   /* Waits for the model's queued executions. */
@@ -112,7 +112,7 @@ static PYACL_FASTCALL(py_unload) {
 static PYACL_FASTCALL(py_query_size) {
   (void)self;
   const char *path;
-  if (!pyacl_parse("query_size", args, nargs, "s", &path))
+  if (!pyacl_parse("acl.mdl.query_size", args, nargs, "s", &path))
     return NULL;
   size_t work = 0, weight = 0;
   aclError ret;
@@ -126,7 +126,7 @@ static PYACL_FASTCALL(py_query_size_from_mem) {
   (void)self;
   void *model;
   size_t size;
-  if (!pyacl_parse("query_size_from_mem", args, nargs, "pz", &model, &size))
+  if (!pyacl_parse("acl.mdl.query_size_from_mem", args, nargs, "pz", &model, &size))
     return NULL;
   size_t work = 0, weight = 0;
   aclError ret;
@@ -152,7 +152,7 @@ static PYACL_FASTCALL(py_create_desc) {
 static PYACL_FASTCALL(py_destroy_desc) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("destroy_desc", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.mdl.destroy_desc", args, nargs, "p", &desc))
     return NULL;
   return pyacl_ret(aclmdlDestroyDesc((aclmdlDesc *)desc));
 }
@@ -162,7 +162,7 @@ static PYACL_FASTCALL(py_get_desc) {
   void *desc;
   uint32_t id;
   /* desc first, as pyACL (and C). */
-  if (!pyacl_parse("get_desc", args, nargs, "pI", &desc, &id))
+  if (!pyacl_parse("acl.mdl.get_desc", args, nargs, "pI", &desc, &id))
     return NULL;
   return pyacl_ret(aclmdlGetDesc((aclmdlDesc *)desc, id));
 }
@@ -171,7 +171,7 @@ static PYACL_FASTCALL(py_get_desc_from_file) {
   (void)self;
   void *desc;
   const char *path;
-  if (!pyacl_parse("get_desc_from_file", args, nargs, "ps", &desc, &path))
+  if (!pyacl_parse("acl.mdl.get_desc_from_file", args, nargs, "ps", &desc, &path))
     return NULL;
   aclError ret;
   /* Reads and parses the whole file. */
@@ -185,7 +185,7 @@ static PYACL_FASTCALL(py_get_desc_from_mem) {
   (void)self;
   void *desc, *model;
   size_t size;
-  if (!pyacl_parse("get_desc_from_mem", args, nargs, "ppz", &desc, &model, &size))
+  if (!pyacl_parse("acl.mdl.get_desc_from_mem", args, nargs, "ppz", &desc, &model, &size))
     return NULL;
   if (!host_ok(model, size))
     return pyacl_ret(bad_host_range("aclmdlGetDescFromMem", "model", model, size));
@@ -199,7 +199,7 @@ static PYACL_FASTCALL(py_get_desc_from_mem) {
 static PYACL_FASTCALL(py_get_num_inputs) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_num_inputs", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.mdl.get_num_inputs", args, nargs, "p", &desc))
     return NULL;
   return PyLong_FromSize_t(aclmdlGetNumInputs((aclmdlDesc *)desc));
 }
@@ -207,7 +207,7 @@ static PYACL_FASTCALL(py_get_num_inputs) {
 static PYACL_FASTCALL(py_get_num_outputs) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_num_outputs", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.mdl.get_num_outputs", args, nargs, "p", &desc))
     return NULL;
   return PyLong_FromSize_t(aclmdlGetNumOutputs((aclmdlDesc *)desc));
 }
@@ -216,7 +216,7 @@ static PYACL_FASTCALL(py_get_input_size_by_index) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_input_size_by_index", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_input_size_by_index", args, nargs, "pz", &desc, &index))
     return NULL;
   return PyLong_FromSize_t(aclmdlGetInputSizeByIndex((aclmdlDesc *)desc, index));
 }
@@ -225,7 +225,7 @@ static PYACL_FASTCALL(py_get_output_size_by_index) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_output_size_by_index", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_output_size_by_index", args, nargs, "pz", &desc, &index))
     return NULL;
   return PyLong_FromSize_t(aclmdlGetOutputSizeByIndex((aclmdlDesc *)desc, index));
 }
@@ -234,7 +234,7 @@ static PYACL_FASTCALL(py_get_input_name_by_index) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_input_name_by_index", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_input_name_by_index", args, nargs, "pz", &desc, &index))
     return NULL;
   return pyacl_str_or_none(aclmdlGetInputNameByIndex((const aclmdlDesc *)desc, index));
 }
@@ -243,7 +243,7 @@ static PYACL_FASTCALL(py_get_output_name_by_index) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_output_name_by_index", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_output_name_by_index", args, nargs, "pz", &desc, &index))
     return NULL;
   return pyacl_str_or_none(aclmdlGetOutputNameByIndex((const aclmdlDesc *)desc, index));
 }
@@ -252,7 +252,7 @@ static PYACL_FASTCALL(py_get_input_index_by_name) {
   (void)self;
   void *desc;
   const char *name;
-  if (!pyacl_parse("get_input_index_by_name", args, nargs, "ps", &desc, &name))
+  if (!pyacl_parse("acl.mdl.get_input_index_by_name", args, nargs, "ps", &desc, &name))
     return NULL;
   size_t index = 0;
   aclError ret = aclmdlGetInputIndexByName((const aclmdlDesc *)desc, name, &index);
@@ -263,7 +263,7 @@ static PYACL_FASTCALL(py_get_output_index_by_name) {
   (void)self;
   void *desc;
   const char *name;
-  if (!pyacl_parse("get_output_index_by_name", args, nargs, "ps", &desc, &name))
+  if (!pyacl_parse("acl.mdl.get_output_index_by_name", args, nargs, "ps", &desc, &name))
     return NULL;
   size_t index = 0;
   aclError ret = aclmdlGetOutputIndexByName((const aclmdlDesc *)desc, name, &index);
@@ -274,7 +274,7 @@ static PYACL_FASTCALL(py_get_input_format) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_input_format", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_input_format", args, nargs, "pz", &desc, &index))
     return NULL;
   return PyLong_FromLong((long)aclmdlGetInputFormat((const aclmdlDesc *)desc, index));
 }
@@ -283,7 +283,7 @@ static PYACL_FASTCALL(py_get_output_format) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_output_format", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_output_format", args, nargs, "pz", &desc, &index))
     return NULL;
   return PyLong_FromLong((long)aclmdlGetOutputFormat((const aclmdlDesc *)desc, index));
 }
@@ -292,7 +292,7 @@ static PYACL_FASTCALL(py_get_input_data_type) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_input_data_type", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_input_data_type", args, nargs, "pz", &desc, &index))
     return NULL;
   return PyLong_FromLong((long)aclmdlGetInputDataType((const aclmdlDesc *)desc, index));
 }
@@ -301,7 +301,7 @@ static PYACL_FASTCALL(py_get_output_data_type) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_output_data_type", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_output_data_type", args, nargs, "pz", &desc, &index))
     return NULL;
   return PyLong_FromLong((long)aclmdlGetOutputDataType((const aclmdlDesc *)desc, index));
 }
@@ -318,7 +318,7 @@ static PYACL_FASTCALL(py_create_dataset) {
 static PYACL_FASTCALL(py_destroy_dataset) {
   (void)self;
   void *ds;
-  if (!pyacl_parse("destroy_dataset", args, nargs, "p", &ds))
+  if (!pyacl_parse("acl.mdl.destroy_dataset", args, nargs, "p", &ds))
     return NULL;
   return pyacl_ret(aclmdlDestroyDataset((const aclmdlDataset *)ds));
 }
@@ -326,7 +326,7 @@ static PYACL_FASTCALL(py_destroy_dataset) {
 static PYACL_FASTCALL(py_add_dataset_buffer) {
   (void)self;
   void *ds, *buf;
-  if (!pyacl_parse("add_dataset_buffer", args, nargs, "pp", &ds, &buf))
+  if (!pyacl_parse("acl.mdl.add_dataset_buffer", args, nargs, "pp", &ds, &buf))
     return NULL;
   /* The runtime validates both handles (data buffers are registered). */
   aclError ret = aclmdlAddDatasetBuffer((aclmdlDataset *)ds, (aclDataBuffer *)buf);
@@ -337,7 +337,7 @@ static PYACL_FASTCALL(py_add_dataset_buffer) {
 static PYACL_FASTCALL(py_get_dataset_num_buffers) {
   (void)self;
   void *ds;
-  if (!pyacl_parse("get_dataset_num_buffers", args, nargs, "p", &ds))
+  if (!pyacl_parse("acl.mdl.get_dataset_num_buffers", args, nargs, "p", &ds))
     return NULL;
   return PyLong_FromSize_t(aclmdlGetDatasetNumBuffers((const aclmdlDataset *)ds));
 }
@@ -346,7 +346,7 @@ static PYACL_FASTCALL(py_get_dataset_buffer) {
   (void)self;
   void *ds;
   size_t index;
-  if (!pyacl_parse("get_dataset_buffer", args, nargs, "pz", &ds, &index))
+  if (!pyacl_parse("acl.mdl.get_dataset_buffer", args, nargs, "pz", &ds, &index))
     return NULL;
   /* NULL (0) past the end: teardown loops test `if buf:`. */
   return pyacl_ptr(aclmdlGetDatasetBuffer((const aclmdlDataset *)ds, index));
@@ -357,7 +357,7 @@ static PYACL_FASTCALL(py_set_dataset_tensor_desc) {
   void *ds, *desc;
   size_t index;
   /* desc before index, as pyACL (and C). */
-  if (!pyacl_parse("set_dataset_tensor_desc", args, nargs, "ppz", &ds, &desc, &index))
+  if (!pyacl_parse("acl.mdl.set_dataset_tensor_desc", args, nargs, "ppz", &ds, &desc, &index))
     return NULL;
   aclError ret = aclmdlSetDatasetTensorDesc((aclmdlDataset *)ds, (aclTensorDesc *)desc, index);
   return pyacl_tuple_ret(pyacl_ptr(ds), ret);
@@ -367,7 +367,7 @@ static PYACL_FASTCALL(py_get_dataset_tensor_desc) {
   (void)self;
   void *ds;
   size_t index;
-  if (!pyacl_parse("get_dataset_tensor_desc", args, nargs, "pz", &ds, &index))
+  if (!pyacl_parse("acl.mdl.get_dataset_tensor_desc", args, nargs, "pz", &ds, &index))
     return NULL;
   return pyacl_ptr(aclmdlGetDatasetTensorDesc((const aclmdlDataset *)ds, index));
 }
@@ -378,7 +378,7 @@ static PYACL_FASTCALL(py_execute) {
   (void)self;
   uint32_t id;
   void *in, *out;
-  if (!pyacl_parse("execute", args, nargs, "Ipp", &id, &in, &out))
+  if (!pyacl_parse("acl.mdl.execute", args, nargs, "Ipp", &id, &in, &out))
     return NULL;
   aclError ret;
   /* The vendor keeps the GIL here; releasing it lets other Python threads
@@ -393,7 +393,7 @@ static PYACL_FASTCALL(py_execute_async) {
   (void)self;
   uint32_t id;
   void *in, *out, *stream;
-  if (!pyacl_parse("execute_async", args, nargs, "Ippp", &id, &in, &out, &stream))
+  if (!pyacl_parse("acl.mdl.execute_async", args, nargs, "Ippp", &id, &in, &out, &stream))
     return NULL;
   aclError ret;
   /* Only queues the work, but may wait for room on the stream. */

@@ -90,24 +90,24 @@ static PyObject *get_dims(const char *name, dims_getter fn, PyObject *const *arg
 
 static PYACL_FASTCALL(py_get_input_dims) {
   (void)self;
-  return get_dims("get_input_dims", aclmdlGetInputDims, args, nargs);
+  return get_dims("acl.mdl.get_input_dims", aclmdlGetInputDims, args, nargs);
 }
 
 static PYACL_FASTCALL(py_get_output_dims) {
   (void)self;
-  return get_dims("get_output_dims", aclmdlGetOutputDims, args, nargs);
+  return get_dims("acl.mdl.get_output_dims", aclmdlGetOutputDims, args, nargs);
 }
 
 static PYACL_FASTCALL(py_get_cur_output_dims) {
   (void)self;
-  return get_dims("get_cur_output_dims", aclmdlGetCurOutputDims, args, nargs);
+  return get_dims("acl.mdl.get_cur_output_dims", aclmdlGetCurOutputDims, args, nargs);
 }
 
 static PYACL_FASTCALL(py_get_input_dims_range) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_input_dims_range", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_input_dims_range", args, nargs, "pz", &desc, &index))
     return NULL;
   aclmdlIODimsRange r;
   memset(&r, 0, sizeof r);
@@ -125,7 +125,7 @@ static PYACL_FASTCALL(py_get_input_dims_range) {
 static PYACL_FASTCALL(py_get_dynamic_batch) {
   (void)self;
   void *desc;
-  if (!pyacl_parse("get_dynamic_batch", args, nargs, "p", &desc))
+  if (!pyacl_parse("acl.mdl.get_dynamic_batch", args, nargs, "p", &desc))
     return NULL;
   aclmdlBatch b;
   memset(&b, 0, sizeof b);
@@ -152,7 +152,7 @@ static PYACL_FASTCALL(py_get_dynamic_hw) {
   void *desc;
   size_t index;
   /* index may be -1 (the vendor's "any"): 'z' masks it to SIZE_MAX as C's size_t would. */
-  if (!pyacl_parse("get_dynamic_hw", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_dynamic_hw", args, nargs, "pz", &desc, &index))
     return NULL;
   aclmdlHW hw;
   memset(&hw, 0, sizeof hw);
@@ -174,7 +174,7 @@ static PYACL_FASTCALL(py_set_dynamic_batch_size) {
   void *ds;
   size_t index;
   uint64_t batch;
-  if (!pyacl_parse("set_dynamic_batch_size", args, nargs, "IpzK", &id, &ds, &index, &batch))
+  if (!pyacl_parse("acl.mdl.set_dynamic_batch_size", args, nargs, "IpzK", &id, &ds, &index, &batch))
     return NULL;
   aclError ret;
   Py_BEGIN_ALLOW_THREADS
@@ -189,7 +189,7 @@ static PYACL_FASTCALL(py_set_dynamic_hw_size) {
   void *ds;
   size_t index;
   uint64_t h, w;
-  if (!pyacl_parse("set_dynamic_hw_size", args, nargs, "IpzKK", &id, &ds, &index, &h, &w))
+  if (!pyacl_parse("acl.mdl.set_dynamic_hw_size", args, nargs, "IpzKK", &id, &ds, &index, &h, &w))
     return NULL;
   aclError ret;
   Py_BEGIN_ALLOW_THREADS
@@ -252,10 +252,10 @@ static PYACL_FASTCALL(py_set_input_dynamic_dims) {
   void *ds;
   size_t index;
   PyObject *dict;
-  if (!pyacl_parse("set_input_dynamic_dims", args, nargs, "Ipzd", &id, &ds, &index, &dict))
+  if (!pyacl_parse("acl.mdl.set_input_dynamic_dims", args, nargs, "Ipzd", &id, &ds, &index, &dict))
     return NULL;
   aclmdlIODims dims;
-  if (!dims_from_dict("set_input_dynamic_dims", dict, &dims))
+  if (!dims_from_dict("acl.mdl.set_input_dynamic_dims", dict, &dims))
     return NULL;
   aclError ret;
   Py_BEGIN_ALLOW_THREADS
@@ -268,7 +268,7 @@ static PYACL_FASTCALL(py_get_input_dynamic_gear_count) {
   (void)self;
   void *desc;
   size_t index;
-  if (!pyacl_parse("get_input_dynamic_gear_count", args, nargs, "pz", &desc, &index))
+  if (!pyacl_parse("acl.mdl.get_input_dynamic_gear_count", args, nargs, "pz", &desc, &index))
     return NULL;
   size_t count = 0;
   aclError ret = aclmdlGetInputDynamicGearCount((const aclmdlDesc *)desc, index, &count);
@@ -279,7 +279,7 @@ static PYACL_FASTCALL(py_get_input_dynamic_dims) {
   (void)self;
   void *desc;
   size_t index, gears;
-  if (!pyacl_parse("get_input_dynamic_dims", args, nargs, "pzz", &desc, &index, &gears))
+  if (!pyacl_parse("acl.mdl.get_input_dynamic_dims", args, nargs, "pzz", &desc, &index, &gears))
     return NULL;
   if (gears > PYACL_MAX_GEAR_COUNT) {
     char detail[128];

@@ -21,23 +21,23 @@ static PyObject *call_i32_nogil(const char *name, PyObject *const *args, Py_ssiz
 
 static PYACL_FASTCALL(py_set_device) {
   (void)self;
-  return call_i32_nogil("set_device", args, nargs, aclrtSetDevice);
+  return call_i32_nogil("acl.rt.set_device", args, nargs, aclrtSetDevice);
 }
 
 static PYACL_FASTCALL(py_reset_device) {
   (void)self;
-  return call_i32_nogil("reset_device", args, nargs, aclrtResetDevice);
+  return call_i32_nogil("acl.rt.reset_device", args, nargs, aclrtResetDevice);
 }
 
 static PYACL_FASTCALL(py_reset_device_force) {
   (void)self;
-  return call_i32_nogil("reset_device_force", args, nargs, aclrtResetDeviceForce);
+  return call_i32_nogil("acl.rt.reset_device_force", args, nargs, aclrtResetDeviceForce);
 }
 
 static PYACL_FASTCALL(py_synchronize_device_with_timeout) {
   (void)self;
   /* The vendor keeps the GIL here; a wait of up to timeout_ms must not. */
-  return call_i32_nogil("synchronize_device_with_timeout", args, nargs, aclrtSynchronizeDeviceWithTimeout);
+  return call_i32_nogil("acl.rt.synchronize_device_with_timeout", args, nargs, aclrtSynchronizeDeviceWithTimeout);
 }
 
 static PYACL_FASTCALL(py_synchronize_device) {
@@ -81,7 +81,7 @@ static PYACL_FASTCALL(py_get_run_mode) {
 static PYACL_FASTCALL(py_get_device_info) {
   (void)self;
   uint32_t dev, attr;
-  if (!pyacl_parse("get_device_info", args, nargs, "II", &dev, &attr))
+  if (!pyacl_parse("acl.rt.get_device_info", args, nargs, "II", &dev, &attr))
     return NULL;
   int64_t value = 0;
   aclError ret = aclrtGetDeviceInfo(dev, (aclrtDevAttr)attr, &value);
@@ -92,7 +92,7 @@ static PYACL_FASTCALL(py_get_device_info) {
 static PYACL_FASTCALL(py_query_device_status) {
   (void)self;
   int32_t dev;
-  if (!pyacl_parse("query_device_status", args, nargs, "i", &dev))
+  if (!pyacl_parse("acl.rt.query_device_status", args, nargs, "i", &dev))
     return NULL;
   aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_NORMAL;
   aclError ret = aclrtQueryDeviceStatus(dev, &status);
@@ -111,7 +111,7 @@ static PYACL_FASTCALL(py_device_get_stream_priority_range) {
 static PYACL_FASTCALL(py_device_can_access_peer) {
   (void)self;
   int32_t dev, peer;
-  if (!pyacl_parse("device_can_access_peer", args, nargs, "ii", &dev, &peer))
+  if (!pyacl_parse("acl.rt.device_can_access_peer", args, nargs, "ii", &dev, &peer))
     return NULL;
   int32_t can = 0;
   aclError ret = aclrtDeviceCanAccessPeer(&can, dev, peer);
@@ -122,7 +122,7 @@ static PYACL_FASTCALL(py_device_enable_peer_access) {
   (void)self;
   int32_t peer;
   uint32_t flags;
-  if (!pyacl_parse("device_enable_peer_access", args, nargs, "iI", &peer, &flags))
+  if (!pyacl_parse("acl.rt.device_enable_peer_access", args, nargs, "iI", &peer, &flags))
     return NULL;
   return pyacl_ret(aclrtDeviceEnablePeerAccess(peer, flags));
 }
@@ -130,7 +130,7 @@ static PYACL_FASTCALL(py_device_enable_peer_access) {
 static PYACL_FASTCALL(py_device_disable_peer_access) {
   (void)self;
   int32_t peer;
-  if (!pyacl_parse("device_disable_peer_access", args, nargs, "i", &peer))
+  if (!pyacl_parse("acl.rt.device_disable_peer_access", args, nargs, "i", &peer))
     return NULL;
   return pyacl_ret(aclrtDeviceDisablePeerAccess(peer));
 }
@@ -140,7 +140,7 @@ static PYACL_FASTCALL(py_device_disable_peer_access) {
 static PYACL_FASTCALL(py_create_context) {
   (void)self;
   int32_t dev;
-  if (!pyacl_parse("create_context", args, nargs, "i", &dev))
+  if (!pyacl_parse("acl.rt.create_context", args, nargs, "i", &dev))
     return NULL;
   aclrtContext ctx = NULL;
   aclError ret;
@@ -154,7 +154,7 @@ static PYACL_FASTCALL(py_create_context) {
 static PYACL_FASTCALL(py_destroy_context) {
   (void)self;
   void *ctx;
-  if (!pyacl_parse("destroy_context", args, nargs, "p", &ctx))
+  if (!pyacl_parse("acl.rt.destroy_context", args, nargs, "p", &ctx))
     return NULL;
   aclError ret;
   /* Destroying the context's streams waits for their work. */
@@ -167,7 +167,7 @@ static PYACL_FASTCALL(py_destroy_context) {
 static PYACL_FASTCALL(py_set_context) {
   (void)self;
   void *ctx;
-  if (!pyacl_parse("set_context", args, nargs, "p", &ctx))
+  if (!pyacl_parse("acl.rt.set_context", args, nargs, "p", &ctx))
     return NULL;
   return pyacl_ret(aclrtSetCurrentContext(ctx));
 }
@@ -193,7 +193,7 @@ static PYACL_FASTCALL(py_ctx_get_current_default_stream) {
 static PYACL_FASTCALL(py_get_primary_ctx_state) {
   (void)self;
   int32_t dev;
-  if (!pyacl_parse("get_primary_ctx_state", args, nargs, "i", &dev))
+  if (!pyacl_parse("acl.rt.get_primary_ctx_state", args, nargs, "i", &dev))
     return NULL;
   /* A real flags variable: the vendor passes NULL, which C rejects. */
   uint32_t flags = 0;

@@ -146,7 +146,7 @@ static PYACL_FASTCALL(py_create_binary) {
   (void)self;
   void *data;
   size_t size;
-  if (!pyacl_parse("create_binary", args, nargs, "pz", &data, &size))
+  if (!pyacl_parse("acl.rt.create_binary", args, nargs, "pz", &data, &size))
     return NULL;
   if (!host_ok("aclrtCreateBinary", "data", data, size))
     return pyacl_ptr(NULL);
@@ -156,7 +156,7 @@ static PYACL_FASTCALL(py_create_binary) {
 static PYACL_FASTCALL(py_destroy_binary) {
   (void)self;
   void *bin;
-  if (!pyacl_parse("destroy_binary", args, nargs, "p", &bin))
+  if (!pyacl_parse("acl.rt.destroy_binary", args, nargs, "p", &bin))
     return NULL;
   return pyacl_ret(aclrtDestroyBinary(bin));
 }
@@ -165,7 +165,7 @@ static PYACL_FASTCALL(py_destroy_binary) {
 static PYACL_FASTCALL(py_binary_load) {
   (void)self;
   void *bin;
-  if (!pyacl_parse("binary_load", args, nargs, "p", &bin))
+  if (!pyacl_parse("acl.rt.binary_load", args, nargs, "p", &bin))
     return NULL;
   aclrtBinHandle h = NULL;
   aclError ret;
@@ -178,7 +178,7 @@ static PYACL_FASTCALL(py_binary_load) {
 static PYACL_FASTCALL(py_binary_unload) {
   (void)self;
   void *h;
-  if (!pyacl_parse("binary_unload", args, nargs, "p", &h))
+  if (!pyacl_parse("acl.rt.binary_unload", args, nargs, "p", &h))
     return NULL;
   return pyacl_ret(aclrtBinaryUnLoad(h));
 }
@@ -187,11 +187,11 @@ static PYACL_FASTCALL(py_binary_load_from_file) {
   (void)self;
   const char *path;
   PyObject *list;
-  if (!pyacl_parse("binary_load_from_file", args, nargs, "sl", &path, &list))
+  if (!pyacl_parse("acl.rt.binary_load_from_file", args, nargs, "sl", &path, &list))
     return NULL;
   aclrtBinaryLoadOptions opts;
   int use;
-  if (!parse_load_options("binary_load_from_file", list, &opts, &use)) {
+  if (!parse_load_options("acl.rt.binary_load_from_file", list, &opts, &use)) {
     PyMem_Free(opts.options);
     return NULL;
   }
@@ -209,11 +209,11 @@ static PYACL_FASTCALL(py_binary_load_from_data) {
   void *data;
   size_t size;
   PyObject *list;
-  if (!pyacl_parse("binary_load_from_data", args, nargs, "pzl", &data, &size, &list))
+  if (!pyacl_parse("acl.rt.binary_load_from_data", args, nargs, "pzl", &data, &size, &list))
     return NULL;
   aclrtBinaryLoadOptions opts;
   int use;
-  if (!parse_load_options("binary_load_from_data", list, &opts, &use)) {
+  if (!parse_load_options("acl.rt.binary_load_from_data", list, &opts, &use)) {
     PyMem_Free(opts.options);
     return NULL;
   }
@@ -232,7 +232,7 @@ static PYACL_FASTCALL(py_binary_get_function) {
   (void)self;
   void *h;
   const char *kernel;
-  if (!pyacl_parse("binary_get_function", args, nargs, "ps", &h, &kernel))
+  if (!pyacl_parse("acl.rt.binary_get_function", args, nargs, "ps", &h, &kernel))
     return NULL;
   aclrtFuncHandle f = NULL;
   aclError ret = aclrtBinaryGetFunction(h, kernel, &f);
@@ -243,7 +243,7 @@ static PYACL_FASTCALL(py_get_function_name) {
   (void)self;
   void *f;
   uint32_t max_len;
-  if (!pyacl_parse("get_function_name", args, nargs, "pI", &f, &max_len))
+  if (!pyacl_parse("acl.rt.get_function_name", args, nargs, "pI", &f, &max_len))
     return NULL;
   if (max_len >= NAME_MAX_LEN) {
     PyErr_Format(PyExc_ValueError, "get_function_name: max_len %u must be less than %d", max_len, NAME_MAX_LEN);
@@ -261,7 +261,7 @@ static PYACL_FASTCALL(py_get_function_name) {
 static PYACL_FASTCALL(py_kernel_args_init) {
   (void)self;
   void *f;
-  if (!pyacl_parse("kernel_args_init", args, nargs, "p", &f))
+  if (!pyacl_parse("acl.rt.kernel_args_init", args, nargs, "p", &f))
     return NULL;
   aclrtArgsHandle a = NULL;
   aclError ret = aclrtKernelArgsInit(f, &a);
@@ -272,7 +272,7 @@ static PYACL_FASTCALL(py_kernel_args_init_by_user_mem) {
   (void)self;
   void *f, *handle_mem, *user_mem;
   size_t size;
-  if (!pyacl_parse("kernel_args_init_by_user_mem", args, nargs, "pppz", &f, &handle_mem, &user_mem, &size))
+  if (!pyacl_parse("acl.rt.kernel_args_init_by_user_mem", args, nargs, "pppz", &f, &handle_mem, &user_mem, &size))
     return NULL;
   /* C builds the handle in handle_mem, as many bytes as the function's
    * handle size; when that size is unknown (a bad function) C refuses. */
@@ -289,7 +289,7 @@ static PYACL_FASTCALL(py_kernel_args_get_mem_size) {
   (void)self;
   void *f;
   size_t user_size;
-  if (!pyacl_parse("kernel_args_get_mem_size", args, nargs, "pz", &f, &user_size))
+  if (!pyacl_parse("acl.rt.kernel_args_get_mem_size", args, nargs, "pz", &f, &user_size))
     return NULL;
   size_t actual = 0;
   aclError ret = aclrtKernelArgsGetMemSize(f, user_size, &actual);
@@ -299,7 +299,7 @@ static PYACL_FASTCALL(py_kernel_args_get_mem_size) {
 static PYACL_FASTCALL(py_kernel_args_get_handle_mem_size) {
   (void)self;
   void *f;
-  if (!pyacl_parse("kernel_args_get_handle_mem_size", args, nargs, "p", &f))
+  if (!pyacl_parse("acl.rt.kernel_args_get_handle_mem_size", args, nargs, "p", &f))
     return NULL;
   size_t size = 0;
   aclError ret = aclrtKernelArgsGetHandleMemSize(f, &size);
@@ -310,7 +310,7 @@ static PYACL_FASTCALL(py_kernel_args_append) {
   (void)self;
   void *a, *param;
   size_t size;
-  if (!pyacl_parse("kernel_args_append", args, nargs, "ppz", &a, &param, &size))
+  if (!pyacl_parse("acl.rt.kernel_args_append", args, nargs, "ppz", &a, &param, &size))
     return NULL;
   if (!host_ok("aclrtKernelArgsAppend", "param", param, size))
     return pyacl_tuple_ret(pyacl_ptr(NULL), ACL_ERROR_INVALID_PARAM);
@@ -322,7 +322,7 @@ static PYACL_FASTCALL(py_kernel_args_append) {
 static PYACL_FASTCALL(py_kernel_args_append_place_holder) {
   (void)self;
   void *a;
-  if (!pyacl_parse("kernel_args_append_place_holder", args, nargs, "p", &a))
+  if (!pyacl_parse("acl.rt.kernel_args_append_place_holder", args, nargs, "p", &a))
     return NULL;
   aclrtParamHandle p = NULL;
   aclError ret = aclrtKernelArgsAppendPlaceHolder(a, &p);
@@ -333,7 +333,7 @@ static PYACL_FASTCALL(py_kernel_args_get_place_holder_buffer) {
   (void)self;
   void *a, *p;
   size_t size;
-  if (!pyacl_parse("kernel_args_get_place_holder_buffer", args, nargs, "ppz", &a, &p, &size))
+  if (!pyacl_parse("acl.rt.kernel_args_get_place_holder_buffer", args, nargs, "ppz", &a, &p, &size))
     return NULL;
   void *buf = NULL;
   aclError ret = aclrtKernelArgsGetPlaceHolderBuffer(a, p, size, &buf);
@@ -344,7 +344,7 @@ static PYACL_FASTCALL(py_kernel_args_para_update) {
   (void)self;
   void *a, *p, *param;
   size_t size;
-  if (!pyacl_parse("kernel_args_para_update", args, nargs, "pppz", &a, &p, &param, &size))
+  if (!pyacl_parse("acl.rt.kernel_args_para_update", args, nargs, "pppz", &a, &p, &param, &size))
     return NULL;
   if (!host_ok("aclrtKernelArgsParaUpdate", "param", param, size))
     return pyacl_ret(ACL_ERROR_INVALID_PARAM);
@@ -354,7 +354,7 @@ static PYACL_FASTCALL(py_kernel_args_para_update) {
 static PYACL_FASTCALL(py_kernel_args_finalize) {
   (void)self;
   void *a;
-  if (!pyacl_parse("kernel_args_finalize", args, nargs, "p", &a))
+  if (!pyacl_parse("acl.rt.kernel_args_finalize", args, nargs, "p", &a))
     return NULL;
   return pyacl_ret(aclrtKernelArgsFinalize(a));
 }
@@ -366,7 +366,7 @@ static PYACL_FASTCALL(py_launch_kernel) {
   void *f, *argp, *stream;
   uint32_t blocks;
   size_t size;
-  if (!pyacl_parse("launch_kernel", args, nargs, "pIpzp", &f, &blocks, &argp, &size, &stream))
+  if (!pyacl_parse("acl.rt.launch_kernel", args, nargs, "pIpzp", &f, &blocks, &argp, &size, &stream))
     return NULL;
   return pyacl_ret(aclrtLaunchKernel(f, blocks, argp, size, stream));
 }
@@ -376,11 +376,11 @@ static PYACL_FASTCALL(py_launch_kernel_with_config) {
   void *f, *stream, *a, *reserve;
   uint32_t blocks;
   PyObject *list;
-  if (!pyacl_parse("launch_kernel_with_config", args, nargs, "pIplpp", &f, &blocks, &stream, &list, &a, &reserve))
+  if (!pyacl_parse("acl.rt.launch_kernel_with_config", args, nargs, "pIplpp", &f, &blocks, &stream, &list, &a, &reserve))
     return NULL;
   aclrtLaunchKernelCfg cfg;
   int use;
-  if (!parse_launch_cfg("launch_kernel_with_config", list, &cfg, &use)) {
+  if (!parse_launch_cfg("acl.rt.launch_kernel_with_config", list, &cfg, &use)) {
     PyMem_Free(cfg.attrs);
     return NULL;
   }

@@ -89,17 +89,17 @@ static PyObject *malloc_common(const char *name, PyObject *const *args, Py_ssize
 
 static PYACL_FASTCALL(py_malloc) {
   (void)self;
-  return malloc_common("malloc", args, nargs, aclrtMalloc);
+  return malloc_common("acl.rt.malloc", args, nargs, aclrtMalloc);
 }
 
 static PYACL_FASTCALL(py_malloc_align32) {
   (void)self;
-  return malloc_common("malloc_align32", args, nargs, aclrtMallocAlign32);
+  return malloc_common("acl.rt.malloc_align32", args, nargs, aclrtMallocAlign32);
 }
 
 static PYACL_FASTCALL(py_malloc_cached) {
   (void)self;
-  return malloc_common("malloc_cached", args, nargs, aclrtMallocCached);
+  return malloc_common("acl.rt.malloc_cached", args, nargs, aclrtMallocCached);
 }
 
 /* A required key of a cfg dict: KeyError when absent, as pyACL raises. */
@@ -212,11 +212,11 @@ static PYACL_FASTCALL(py_malloc_with_cfg) {
   size_t size;
   int32_t policy;
   PyObject *dict;
-  if (!pyacl_parse("malloc_with_cfg", args, nargs, "zid", &size, &policy, &dict))
+  if (!pyacl_parse("acl.rt.malloc_with_cfg", args, nargs, "zid", &size, &policy, &dict))
     return NULL;
   aclrtMallocConfig cfg;
   int use;
-  if (!parse_malloc_cfg("malloc_with_cfg", dict, &cfg, &use)) {
+  if (!parse_malloc_cfg("acl.rt.malloc_with_cfg", dict, &cfg, &use)) {
     PyMem_Free(cfg.attrs);
     return NULL;
   }
@@ -229,7 +229,7 @@ static PYACL_FASTCALL(py_malloc_with_cfg) {
 static PYACL_FASTCALL(py_malloc_host) {
   (void)self;
   size_t size;
-  if (!pyacl_parse("malloc_host", args, nargs, "z", &size))
+  if (!pyacl_parse("acl.rt.malloc_host", args, nargs, "z", &size))
     return NULL;
   void *p = NULL;
   aclError ret = aclrtMallocHost(&p, size);
@@ -240,11 +240,11 @@ static PYACL_FASTCALL(py_malloc_host_with_cfg) {
   (void)self;
   size_t size;
   PyObject *dict;
-  if (!pyacl_parse("malloc_host_with_cfg", args, nargs, "zd", &size, &dict))
+  if (!pyacl_parse("acl.rt.malloc_host_with_cfg", args, nargs, "zd", &size, &dict))
     return NULL;
   aclrtMallocConfig cfg;
   int use;
-  if (!parse_malloc_cfg("malloc_host_with_cfg", dict, &cfg, &use)) {
+  if (!parse_malloc_cfg("acl.rt.malloc_host_with_cfg", dict, &cfg, &use)) {
     PyMem_Free(cfg.attrs);
     return NULL;
   }
@@ -257,7 +257,7 @@ static PYACL_FASTCALL(py_malloc_host_with_cfg) {
 static PYACL_FASTCALL(py_free) {
   (void)self;
   void *p;
-  if (!pyacl_parse("free", args, nargs, "p", &p))
+  if (!pyacl_parse("acl.rt.free", args, nargs, "p", &p))
     return NULL;
   return pyacl_ret(aclrtFree(p));
 }
@@ -265,7 +265,7 @@ static PYACL_FASTCALL(py_free) {
 static PYACL_FASTCALL(py_free_host) {
   (void)self;
   void *p;
-  if (!pyacl_parse("free_host", args, nargs, "p", &p))
+  if (!pyacl_parse("acl.rt.free_host", args, nargs, "p", &p))
     return NULL;
   aclError ret = aclrtFreeHost(p);
   pyacl_host_range_forget(); /* its pages may be unmapped now */
@@ -279,7 +279,7 @@ static PYACL_FASTCALL(py_memcpy) {
   void *dst, *src;
   size_t dst_max, count;
   int32_t kind;
-  if (!pyacl_parse("memcpy", args, nargs, "pzpzi", &dst, &dst_max, &src, &count, &kind))
+  if (!pyacl_parse("acl.rt.memcpy", args, nargs, "pzpzi", &dst, &dst_max, &src, &count, &kind))
     return NULL;
   size_t n = count <= dst_max ? count : 0; /* C refuses count > dst_max before any access */
   if (!copy_host_ok("aclrtMemcpy", dst, n, src, n, kind))
@@ -296,7 +296,7 @@ static PYACL_FASTCALL(py_memcpy_async) {
   void *dst, *src, *stream;
   size_t dst_max, count;
   int32_t kind;
-  if (!pyacl_parse("memcpy_async", args, nargs, "pzpzip", &dst, &dst_max, &src, &count, &kind, &stream))
+  if (!pyacl_parse("acl.rt.memcpy_async", args, nargs, "pzpzip", &dst, &dst_max, &src, &count, &kind, &stream))
     return NULL;
   /* Pageable host memory is copied by an executor thread: a bad address
    * would crash the process from there. */
@@ -315,7 +315,7 @@ static PYACL_FASTCALL(py_memcpy2d) {
   void *dst, *src;
   size_t dpitch, spitch, width, height;
   int32_t kind;
-  if (!pyacl_parse("memcpy2d", args, nargs, "pzpzzzi", &dst, &dpitch, &src, &spitch, &width, &height, &kind))
+  if (!pyacl_parse("acl.rt.memcpy2d", args, nargs, "pzpzzzi", &dst, &dpitch, &src, &spitch, &width, &height, &kind))
     return NULL;
   if (!copy_host_ok("aclrtMemcpy2d", dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height), kind))
     return pyacl_ret(ACL_ERROR_INVALID_PARAM);
@@ -331,7 +331,7 @@ static PYACL_FASTCALL(py_memcpy2d_async) {
   void *dst, *src, *stream;
   size_t dpitch, spitch, width, height;
   int32_t kind;
-  if (!pyacl_parse("memcpy2d_async", args, nargs, "pzpzzzip", &dst, &dpitch, &src, &spitch, &width, &height, &kind,
+  if (!pyacl_parse("acl.rt.memcpy2d_async", args, nargs, "pzpzzzip", &dst, &dpitch, &src, &spitch, &width, &height, &kind,
                    &stream))
     return NULL;
   if (!copy_host_ok("aclrtMemcpy2dAsync", dst, span_2d(dpitch, width, height), src, span_2d(spitch, width, height),
@@ -354,7 +354,7 @@ static PYACL_FASTCALL(py_memset) {
   void *p;
   size_t max_count, count;
   int32_t value;
-  if (!pyacl_parse("memset", args, nargs, "pziz", &p, &max_count, &value, &count))
+  if (!pyacl_parse("acl.rt.memset", args, nargs, "pziz", &p, &max_count, &value, &count))
     return NULL;
   if (!fill_host_ok("aclrtMemset", p, max_count, count))
     return pyacl_ret(ACL_ERROR_INVALID_PARAM);
@@ -370,7 +370,7 @@ static PYACL_FASTCALL(py_memset_async) {
   void *p, *stream;
   size_t max_count, count;
   int32_t value;
-  if (!pyacl_parse("memset_async", args, nargs, "pzizp", &p, &max_count, &value, &count, &stream))
+  if (!pyacl_parse("acl.rt.memset_async", args, nargs, "pzizp", &p, &max_count, &value, &count, &stream))
     return NULL;
   if (!fill_host_ok("aclrtMemsetAsync", p, max_count, count))
     return pyacl_ret(ACL_ERROR_INVALID_PARAM);
@@ -386,7 +386,7 @@ static PYACL_FASTCALL(py_memset_async) {
 static PYACL_FASTCALL(py_get_mem_info) {
   (void)self;
   int32_t attr;
-  if (!pyacl_parse("get_mem_info", args, nargs, "i", &attr))
+  if (!pyacl_parse("acl.rt.get_mem_info", args, nargs, "i", &attr))
     return NULL;
   size_t free_bytes = 0, total = 0;
   aclError ret = aclrtGetMemInfo((aclrtMemAttr)attr, &free_bytes, &total);
@@ -397,7 +397,7 @@ static PYACL_FASTCALL(py_mem_flush) {
   (void)self;
   void *p;
   size_t size;
-  if (!pyacl_parse("mem_flush", args, nargs, "pz", &p, &size))
+  if (!pyacl_parse("acl.rt.mem_flush", args, nargs, "pz", &p, &size))
     return NULL;
   return pyacl_ret(aclrtMemFlush(p, size));
 }
@@ -406,7 +406,7 @@ static PYACL_FASTCALL(py_mem_invalidate) {
   (void)self;
   void *p;
   size_t size;
-  if (!pyacl_parse("mem_invalidate", args, nargs, "pz", &p, &size))
+  if (!pyacl_parse("acl.rt.mem_invalidate", args, nargs, "pz", &p, &size))
     return NULL;
   return pyacl_ret(aclrtMemInvalidate(p, size));
 }
@@ -414,7 +414,7 @@ static PYACL_FASTCALL(py_mem_invalidate) {
 static PYACL_FASTCALL(py_pointer_get_attributes) {
   (void)self;
   void *p;
-  if (!pyacl_parse("pointer_get_attributes", args, nargs, "p", &p))
+  if (!pyacl_parse("acl.rt.pointer_get_attributes", args, nargs, "p", &p))
     return NULL;
   aclrtPtrAttributes a;
   memset(&a, 0, sizeof a);

@@ -23,7 +23,7 @@ static PYACL_FASTCALL(py_create_stream) {
 static PYACL_FASTCALL(py_create_stream_with_config) {
   (void)self;
   int32_t priority, flag;
-  if (!pyacl_parse("create_stream_with_config", args, nargs, "ii", &priority, &flag))
+  if (!pyacl_parse("acl.rt.create_stream_with_config", args, nargs, "ii", &priority, &flag))
     return NULL;
   aclrtStream stream = NULL;
   /* The vendor parses ints and hands C their uint32 bit patterns. */
@@ -59,28 +59,28 @@ static PyObject *call_handle_timeout_nogil(const char *name, PyObject *const *ar
 
 static PYACL_FASTCALL(py_destroy_stream) {
   (void)self;
-  return call_handle_nogil("destroy_stream", args, nargs, aclrtDestroyStream);
+  return call_handle_nogil("acl.rt.destroy_stream", args, nargs, aclrtDestroyStream);
 }
 
 static PYACL_FASTCALL(py_destroy_stream_force) {
   (void)self;
-  return call_handle_nogil("destroy_stream_force", args, nargs, aclrtDestroyStreamForce);
+  return call_handle_nogil("acl.rt.destroy_stream_force", args, nargs, aclrtDestroyStreamForce);
 }
 
 static PYACL_FASTCALL(py_synchronize_stream) {
   (void)self;
-  return call_handle_nogil("synchronize_stream", args, nargs, aclrtSynchronizeStream);
+  return call_handle_nogil("acl.rt.synchronize_stream", args, nargs, aclrtSynchronizeStream);
 }
 
 static PYACL_FASTCALL(py_synchronize_stream_with_timeout) {
   (void)self;
-  return call_handle_timeout_nogil("synchronize_stream_with_timeout", args, nargs, aclrtSynchronizeStreamWithTimeout);
+  return call_handle_timeout_nogil("acl.rt.synchronize_stream_with_timeout", args, nargs, aclrtSynchronizeStreamWithTimeout);
 }
 
 static PYACL_FASTCALL(py_stream_query) {
   (void)self;
   void *stream;
-  if (!pyacl_parse("stream_query", args, nargs, "p", &stream))
+  if (!pyacl_parse("acl.rt.stream_query", args, nargs, "p", &stream))
     return NULL;
   aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
   aclError ret = aclrtStreamQuery(stream, &status);
@@ -90,7 +90,7 @@ static PYACL_FASTCALL(py_stream_query) {
 static PYACL_FASTCALL(py_stream_wait_event) {
   (void)self;
   void *stream, *event;
-  if (!pyacl_parse("stream_wait_event", args, nargs, "pp", &stream, &event))
+  if (!pyacl_parse("acl.rt.stream_wait_event", args, nargs, "pp", &stream, &event))
     return NULL;
   aclError ret;
   Py_BEGIN_ALLOW_THREADS
@@ -102,7 +102,7 @@ static PYACL_FASTCALL(py_stream_wait_event) {
 static PYACL_FASTCALL(py_stream_get_id) {
   (void)self;
   void *stream;
-  if (!pyacl_parse("stream_get_id", args, nargs, "p", &stream))
+  if (!pyacl_parse("acl.rt.stream_get_id", args, nargs, "p", &stream))
     return NULL;
   int32_t id = 0;
   aclError ret = aclrtStreamGetId(stream, &id);
@@ -113,7 +113,7 @@ static PYACL_FASTCALL(py_set_stream_failure_mode) {
   (void)self;
   void *stream;
   uint32_t mode;
-  if (!pyacl_parse("set_stream_failure_mode", args, nargs, "pI", &stream, &mode))
+  if (!pyacl_parse("acl.rt.set_stream_failure_mode", args, nargs, "pI", &stream, &mode))
     return NULL;
   return pyacl_ret(aclrtSetStreamFailureMode(stream, (uint64_t)mode));
 }
@@ -132,7 +132,7 @@ static PYACL_FASTCALL(py_create_event) {
 static PYACL_FASTCALL(py_create_event_with_flag) {
   (void)self;
   uint32_t flag;
-  if (!pyacl_parse("create_event_with_flag", args, nargs, "I", &flag))
+  if (!pyacl_parse("acl.rt.create_event_with_flag", args, nargs, "I", &flag))
     return NULL;
   aclrtEvent event = NULL;
   aclError ret = aclrtCreateEventWithFlag(&event, flag);
@@ -142,7 +142,7 @@ static PYACL_FASTCALL(py_create_event_with_flag) {
 static PYACL_FASTCALL(py_create_event_ex_with_flag) {
   (void)self;
   uint32_t flag;
-  if (!pyacl_parse("create_event_ex_with_flag", args, nargs, "I", &flag))
+  if (!pyacl_parse("acl.rt.create_event_ex_with_flag", args, nargs, "I", &flag))
     return NULL;
   aclrtEvent event = NULL;
   aclError ret = aclrtCreateEventExWithFlag(&event, flag);
@@ -152,7 +152,7 @@ static PYACL_FASTCALL(py_create_event_ex_with_flag) {
 static PYACL_FASTCALL(py_destroy_event) {
   (void)self;
   void *event;
-  if (!pyacl_parse("destroy_event", args, nargs, "p", &event))
+  if (!pyacl_parse("acl.rt.destroy_event", args, nargs, "p", &event))
     return NULL;
   return pyacl_ret(aclrtDestroyEvent(event));
 }
@@ -160,7 +160,7 @@ static PYACL_FASTCALL(py_destroy_event) {
 static PYACL_FASTCALL(py_record_event) {
   (void)self;
   void *event, *stream;
-  if (!pyacl_parse("record_event", args, nargs, "pp", &event, &stream))
+  if (!pyacl_parse("acl.rt.record_event", args, nargs, "pp", &event, &stream))
     return NULL;
   return pyacl_ret(aclrtRecordEvent(event, stream));
 }
@@ -168,7 +168,7 @@ static PYACL_FASTCALL(py_record_event) {
 static PYACL_FASTCALL(py_reset_event) {
   (void)self;
   void *event, *stream;
-  if (!pyacl_parse("reset_event", args, nargs, "pp", &event, &stream))
+  if (!pyacl_parse("acl.rt.reset_event", args, nargs, "pp", &event, &stream))
     return NULL;
   return pyacl_ret(aclrtResetEvent(event, stream));
 }
@@ -176,7 +176,7 @@ static PYACL_FASTCALL(py_reset_event) {
 static PYACL_FASTCALL(py_query_event) {
   (void)self;
   void *event;
-  if (!pyacl_parse("query_event", args, nargs, "p", &event))
+  if (!pyacl_parse("acl.rt.query_event", args, nargs, "p", &event))
     return NULL;
   aclrtEventStatus status = ACL_EVENT_STATUS_COMPLETE;
   aclError ret = aclrtQueryEvent(event, &status);
@@ -186,7 +186,7 @@ static PYACL_FASTCALL(py_query_event) {
 static PYACL_FASTCALL(py_query_event_status) {
   (void)self;
   void *event;
-  if (!pyacl_parse("query_event_status", args, nargs, "p", &event))
+  if (!pyacl_parse("acl.rt.query_event_status", args, nargs, "p", &event))
     return NULL;
   aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
   aclError ret = aclrtQueryEventStatus(event, &status);
@@ -196,7 +196,7 @@ static PYACL_FASTCALL(py_query_event_status) {
 static PYACL_FASTCALL(py_query_event_wait_status) {
   (void)self;
   void *event;
-  if (!pyacl_parse("query_event_wait_status", args, nargs, "p", &event))
+  if (!pyacl_parse("acl.rt.query_event_wait_status", args, nargs, "p", &event))
     return NULL;
   aclrtEventWaitStatus status = ACL_EVENT_WAIT_STATUS_COMPLETE;
   aclError ret = aclrtQueryEventWaitStatus(event, &status);
@@ -205,18 +205,18 @@ static PYACL_FASTCALL(py_query_event_wait_status) {
 
 static PYACL_FASTCALL(py_synchronize_event) {
   (void)self;
-  return call_handle_nogil("synchronize_event", args, nargs, aclrtSynchronizeEvent);
+  return call_handle_nogil("acl.rt.synchronize_event", args, nargs, aclrtSynchronizeEvent);
 }
 
 static PYACL_FASTCALL(py_synchronize_event_with_timeout) {
   (void)self;
-  return call_handle_timeout_nogil("synchronize_event_with_timeout", args, nargs, aclrtSynchronizeEventWithTimeout);
+  return call_handle_timeout_nogil("acl.rt.synchronize_event_with_timeout", args, nargs, aclrtSynchronizeEventWithTimeout);
 }
 
 static PYACL_FASTCALL(py_event_elapsed_time) {
   (void)self;
   void *start, *end;
-  if (!pyacl_parse("event_elapsed_time", args, nargs, "pp", &start, &end))
+  if (!pyacl_parse("acl.rt.event_elapsed_time", args, nargs, "pp", &start, &end))
     return NULL;
   float ms = 0.0f;
   aclError ret = aclrtEventElapsedTime(&ms, start, end);
@@ -226,7 +226,7 @@ static PYACL_FASTCALL(py_event_elapsed_time) {
 static PYACL_FASTCALL(py_event_get_timestamp) {
   (void)self;
   void *event;
-  if (!pyacl_parse("event_get_timestamp", args, nargs, "p", &event))
+  if (!pyacl_parse("acl.rt.event_get_timestamp", args, nargs, "p", &event))
     return NULL;
   uint64_t ts = 0;
   aclError ret = aclrtEventGetTimestamp(event, &ts);
