@@ -29,6 +29,14 @@ if(NOT rc EQUAL 0)
   message(STATUS "openacl Python tests: ${pytest_python} lacks pytest or numpy (python3-pytest, python3-numpy); skipped")
   return()
 endif()
+# Generated files stay in step with the inventory and the module.
+add_test(NAME python/generated/acl_stubs
+  COMMAND ${pytest_python} ${PROJECT_SOURCE_DIR}/scripts/python/gen_acl_stubs.py --check)
+add_test(NAME python/generated/inventory_doc
+  COMMAND ${pytest_python} ${PROJECT_SOURCE_DIR}/scripts/python/inventory_table.py --check)
+set_tests_properties(python/generated/acl_stubs python/generated/inventory_doc PROPERTIES
+  TIMEOUT 60 ENVIRONMENT "${py_env}" LABELS python)
+
 file(GLOB py_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/test_*.py)
 foreach(t ${py_tests})
   get_filename_component(stem ${t} NAME_WE)
