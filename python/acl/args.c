@@ -158,10 +158,7 @@ int pyacl_parse(const char *name, PyObject *const *args, Py_ssize_t nargs, const
         *(uint8_t *)dst = (uint8_t)u;
       break;
     case 'f': {
-      if (!PyFloat_Check(o) && !PyLong_Check(o)) {
-        ok = parse_failed(name);
-        break;
-      }
+      /* Anything with __float__ or __index__, as PyArg's "f" (numpy scalars too). */
       double d = PyFloat_AsDouble(o);
       if (d == -1.0 && PyErr_Occurred())
         ok = parse_failed(name);
@@ -182,6 +179,13 @@ int pyacl_parse(const char *name, PyObject *const *args, Py_ssize_t nargs, const
       break;
     case 'l':
       if (!PyList_Check(o))
+        ok = parse_failed(name);
+      else
+        *(PyObject **)dst = o;
+      break;
+    case 'a':
+      /* a list, or a numpy array (anything exporting __array_interface__) */
+      if (!PyList_Check(o) && !PyObject_HasAttrString(o, "__array_interface__"))
         ok = parse_failed(name);
       else
         *(PyObject **)dst = o;

@@ -33,10 +33,11 @@
  *   H  uint16_t *   int or __index__, masked to 16 bits
  *   b  uint8_t *    int or __index__, masked to 8 bits
  *   B  uint8_t *    int or __index__, 0..255 (OverflowError)
- *   f  float *      float, or int
+ *   f  float *      float, int, or anything with __float__ (numpy scalars)
  *   s  const char **  str only, as UTF-8 (valid while the argument lives)
  *   O  PyObject **  anything (borrowed)
  *   l  PyObject **  a list (a tuple is rejected; borrowed)
+ *   a  PyObject **  a list or a numpy array (borrowed)
  *   d  PyObject **  a dict (borrowed)
  *   c  PyObject **  a callable (borrowed)
  * A '|' marks the start of optional arguments (left untouched when absent).
