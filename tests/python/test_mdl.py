@@ -857,9 +857,9 @@ op set_attr_int aclopSetAttrInt psL ret
 op set_attr_float aclopSetAttrFloat psf ret
 op set_attr_string aclopSetAttrString pss ret
 op set_attr_data_type aclopSetAttrDataType psi val
-op set_attr_list_bool aclopSetAttrListBool psO ret
-op set_attr_list_int aclopSetAttrListInt psO ret
-op set_attr_list_float aclopSetAttrListFloat psO ret
+op set_attr_list_bool aclopSetAttrListBool psa ret
+op set_attr_list_int aclopSetAttrListInt psa ret
+op set_attr_list_float aclopSetAttrListFloat psa ret
 op set_attr_list_string aclopSetAttrListString psl ret
 op set_attr_list_list_int aclopSetAttrListListInt psl ret
 op set_attr_list_data_type aclopSetAttrListDataType psl val
@@ -883,7 +883,7 @@ op set_max_op_queue_num aclopSetMaxOpQueueNum K ret
 """
 STUB_ROWS = [line.split() for line in STUBS.strip().splitlines()]
 SAMPLE = {"p": 0, "z": 0, "K": 0, "I": 0, "i": 0, "L": 0, "h": 0, "H": 0, "b": 0, "B": 0, "f": 0.0, "s": "x",
-          "O": None, "l": [], "d": {}, "c": print}
+          "O": None, "l": [], "a": [], "d": {}, "c": print}
 EXPECT = {"ret": ACL_ERROR_API_NOT_SUPPORT, "val": (0, ACL_ERROR_API_NOT_SUPPORT),
           "val2": (0, 0, ACL_ERROR_API_NOT_SUPPORT), "str": ("", ACL_ERROR_API_NOT_SUPPORT),
           "nret": (None, ACL_ERROR_API_NOT_SUPPORT), "dict": ({}, ACL_ERROR_API_NOT_SUPPORT), "h": 0,
