@@ -57,6 +57,15 @@ ACL_FUNC_VISIBILITY aclError openaclCheckConfigFile(const char *path, char *repo
  * (logging off, or to stderr because the directory is not writable). */
 ACL_FUNC_VISIBILITY const char *openaclGetLogFilePath(void);
 
+/* The number of devices this process can use, before or after aclInit: the
+ * devices the backend offers (OPENACL_DEVICE_COUNT simulated ones) after
+ * ASCEND_VISIBLE_DEVICES and ASCEND_RT_VISIBLE_DEVICES.  Before aclInit it
+ * reads the environment at each call, so a launcher can check a device id
+ * before initialising.  When a visibility variable is invalid, *count is 0
+ * and the return is ACL_ERROR_RT_INVALID_DEVICEID with the reason for
+ * aclGetRecentErrMsg (what aclrtSetDevice would say). */
+ACL_FUNC_VISIBILITY aclError openaclGetVisibleDeviceCount(uint32_t *count);
+
 /* Records a failure of `api` the way the runtime records its own: the
  * message "<api> failed: <NAME> (<code>): <detail>. Remedy: ..." (the table's
  * remedy unless detail has one) for aclGetRecentErrMsg, the calling thread's

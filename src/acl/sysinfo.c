@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "acl/process.h"
+#include "openacl/openacl.h"
 #include "common/env.h"
 #include "common/errmsg.h"
 #include "hal/hal.h"
@@ -51,6 +52,37 @@ const char *aclrtGetSocName(void) {
     return NULL;
   }
   return acl__soc_probed;
+}
+
+aclError openaclGetVisibleDeviceCount(uint32_t *count) {
+  if (count == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "count is NULL");
+  *count = 0;
+  const acl__hal_info *h = acl__process_hal_info();
+  acl__hal_info *probed = NULL;
+  acl__env env;
+  memset(&env, 0, sizeof(env));
+  if (h == NULL) { /* before aclInit: discover now, as aclInit would */
+    probed = calloc(1, sizeof(*probed));
+    int rc = probed == NULL ? ACL_ERROR_BAD_ALLOC : acl__env_load(&env, NULL);
+    if (rc == ACL_SUCCESS)
+      acl__hal_discover(&env, probed);
+    acl__env_free(&env);
+    if (rc != ACL_SUCCESS) {
+      free(probed);
+      return ACL__FAIL(rc, "out of host memory while reading the environment");
+    }
+    h = probed;
+  }
+  aclError ret = ACL_SUCCESS;
+  if (h->visibility_error[0] != '\0')
+    ret = ACL__FAIL(ACL_ERROR_RT_INVALID_DEVICEID,
+                    "no device is visible because %s. Remedy: fix the variable, or unset it to see every device",
+                    h->visibility_error);
+  else
+    *count = (uint32_t)h->visible_count;
+  free(probed);
+  return ret;
 }
 
 /* The simulated NPU computes in IEEE float on the host, so Inf/NaN behave

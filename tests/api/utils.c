@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "acl/acl.h"
+#include "openacl/openacl.h"
 #include "harness.h"
 
 TEST(data_type_sizes) {
@@ -131,6 +132,28 @@ TEST(soc_name_before_init_without_devices) {
   setenv("ASCEND_RT_VISIBLE_DEVICES", "7", 1);
   CHECK_NULL(aclrtGetSocName());
   CHECK_STR_HAS(aclGetRecentErrMsg(), "no device is visible");
+}
+
+TEST(visible_device_count_before_and_after_init) {
+  uint32_t n = 99, after = 0;
+  CHECK_INT_EQ(openaclGetVisibleDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+  setenv("OPENACL_DEVICE_COUNT", "4", 1);
+  setenv("ASCEND_RT_VISIBLE_DEVICES", "3,1", 1);
+  CHECK_INT_EQ(openaclGetVisibleDeviceCount(&n), ACL_SUCCESS);
+  CHECK_INT_EQ(n, 2);
+  CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtGetDeviceCount(&after), ACL_SUCCESS);
+  CHECK_INT_EQ(openaclGetVisibleDeviceCount(&n), ACL_SUCCESS);
+  CHECK_INT_EQ(n, after);
+  CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
+  /* before aclInit the environment is read at each call */
+  setenv("ASCEND_RT_VISIBLE_DEVICES", "5", 1);
+  CHECK_INT_EQ(openaclGetVisibleDeviceCount(&n), ACL_ERROR_RT_INVALID_DEVICEID);
+  CHECK_INT_EQ(n, 0);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "ASCEND_RT_VISIBLE_DEVICES='5' is invalid");
+  unsetenv("ASCEND_RT_VISIBLE_DEVICES");
+  CHECK_INT_EQ(openaclGetVisibleDeviceCount(&n), ACL_SUCCESS);
+  CHECK_INT_EQ(n, 4);
 }
 
 TEST(cann_attributes) {
