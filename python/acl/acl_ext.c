@@ -107,6 +107,18 @@ static PYACL_FASTCALL(py_check_config) {
   return text_call(check_config, path);
 }
 
+/* visible_device_count() -> (count, ret): works before acl.init; when a
+ * visibility variable is invalid, (0, 107001) and the reason is in
+ * acl.get_recent_err_msg() */
+static PYACL_FASTCALL(py_visible_device_count) {
+  (void)self;
+  (void)args;
+  (void)nargs;
+  uint32_t n = 0;
+  aclError ret = openaclGetVisibleDeviceCount(&n);
+  return pyacl_tuple_ret(PyLong_FromUnsignedLong(n), ret);
+}
+
 /* log_file_path() -> str | None */
 static PYACL_FASTCALL(py_log_file_path) {
   (void)self;
@@ -132,6 +144,7 @@ PyMethodDef pyacl_ext_methods[] = {
     PYACL_FN("effective_config", py_effective_config),
     PYACL_FN("check_config", py_check_config),
     PYACL_FN("log_file_path", py_log_file_path),
+    PYACL_FN("visible_device_count", py_visible_device_count),
     PYACL_FN("record_error", py_record_error),
     {NULL, NULL, 0, NULL},
 };
