@@ -124,12 +124,9 @@ static char *acl__ring_take(acl__errmsg_ring *r) {
   return out;
 }
 
-int acl__fail(const char *api, int code, const char *file, int line, const char *fmt, ...) {
+static int acl__vfail(int level, const char *api, int code, const char *fmt, va_list ap) {
   char cause[1024];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(cause, sizeof(cause), fmt, ap);
-  va_end(ap);
 
   const acl__error_info *info = acl__error_lookup(code);
   const char *remedy = (info && info->remedy[0] && strstr(cause, "Remedy:") == NULL) ? info->remedy : NULL;
@@ -138,9 +135,7 @@ int acl__fail(const char *api, int code, const char *file, int line, const char 
                remedy ? ". Remedy: " : "", remedy ? remedy : "") < 0)
     msg = NULL;
 
-  ACL__LOG(ACL__LOG_ERROR, ACL__MOD_ASCENDCL, "%s", msg ? msg : cause);
-  (void)file;
-  (void)line;
+  ACL__LOG(level, ACL__MOD_ASCENDCL, "%s", msg ? msg : cause);
 
   acl__errmsg_thread *t = acl__errmsg_self();
   if (t != NULL)
@@ -157,6 +152,26 @@ int acl__fail(const char *api, int code, const char *file, int line, const char 
     free(msg);
   }
   return code;
+}
+
+int acl__fail(const char *api, int code, const char *file, int line, const char *fmt, ...) {
+  (void)file;
+  (void)line;
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = acl__vfail(ACL__LOG_ERROR, api, code, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int acl__fail_polled(const char *api, int code, const char *file, int line, const char *fmt, ...) {
+  (void)file;
+  (void)line;
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = acl__vfail(ACL__LOG_DEBUG, api, code, fmt, ap);
+  va_end(ap);
+  return rc;
 }
 
 void acl__errmsg_set_mode(int process_wide) { atomic_store(&acl__errmsg_process_mode, process_wide != 0); }

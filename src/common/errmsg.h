@@ -20,6 +20,12 @@
 int acl__fail(const char *api, int code, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The same, logged at DEBUG instead of ERROR: for the outcomes a caller
+ * polls for in a loop (aclrtProcessReport's timeout), which would otherwise
+ * fill the log with errors nobody made. */
+int acl__fail_polled(const char *api, int code, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* Records with the calling function's name as the API: use it directly in
  * the public entry points.  It returns the code; it never returns for you. */
 #define ACL__FAIL(code, ...) acl__fail(__func__, (code), __FILE__, __LINE__, __VA_ARGS__)

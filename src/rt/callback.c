@@ -492,7 +492,9 @@ int acl__callback_process(const char *api, int32_t timeout_ms) {
   cb_thread *th = cb_thread_find(self);
   if (th == NULL) {
     pthread_mutex_unlock(&cb_lock);
-    return acl__fail(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
+    /* The vendor's report loop starts before aclrtSubscribeReport and spins
+     * here until then: polled, not logged as an error. */
+    return acl__fail_polled(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
                      "the calling thread (%" PRIu64 ") is not subscribed to any stream. Remedy: pass this "
                      "thread's pthread_self() value to aclrtSubscribeReport before it calls aclrtProcessReport, "
                      "and stop calling it after the last aclrtUnSubscribeReport",
@@ -524,11 +526,11 @@ int acl__callback_process(const char *api, int32_t timeout_ms) {
 
   if (it == NULL) {
     if (gone)
-      return acl__fail(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
+      return acl__fail_polled(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
                        "the calling thread (%" PRIu64 ") was unsubscribed from its last stream while it "
                        "waited. Remedy: stop the processing loop after aclrtUnSubscribeReport",
                        self);
-    return acl__fail(api, ACL_ERROR_RT_REPORT_TIMEOUT, __FILE__, __LINE__,
+    return acl__fail_polled(api, ACL_ERROR_RT_REPORT_TIMEOUT, __FILE__, __LINE__,
                      "no callback arrived within %d ms. Remedy: normal when no callbacks are pending: keep "
                      "looping, or pass a longer timeout (-1 waits without a bound)",
                      (int)timeout_ms);

@@ -240,6 +240,28 @@ TEST(log_global_level_info_drops_debug) {
   free(dir);
 }
 
+TEST(log_report_loop_outcomes_are_not_errors) {
+  /* A report thread polls: its timeouts and its start before aclrtSubscribeReport
+   * are recorded but logged at DEBUG, so an INFO log stays free of them. */
+  char *dir = log_setup();
+  setenv("ASCEND_GLOBAL_LOG_LEVEL", "1", 1);
+  CHECK_INT_EQ(aclInit(NULL), 0);
+  CHECK_INT_EQ(aclrtSetDevice(0), 0);
+  CHECK_INT_EQ(aclrtProcessReport(1), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "is not subscribed");
+  CHECK_INT_EQ(aclrtSubscribeReport((uint64_t)pthread_self(), NULL), 0);
+  CHECK_INT_EQ(aclrtProcessReport(1), ACL_ERROR_RT_REPORT_TIMEOUT);
+  CHECK_INT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_REPORT_TIMEOUT);
+  CHECK_INT_EQ(aclrtUnSubscribeReport((uint64_t)pthread_self(), NULL), 0);
+  CHECK_INT_EQ(aclrtResetDevice(0), 0);
+  CHECK_INT_EQ(aclFinalize(), 0);
+  char *text = read_all_logs(dir);
+  CHECK(text == NULL || strstr(text, "aclrtProcessReport") == NULL);
+  free(text);
+  th_rmtree(dir);
+  free(dir);
+}
+
 TEST(log_global_level_debug_keeps_debug) {
   char *dir = log_setup();
   setenv("ASCEND_GLOBAL_LOG_LEVEL", "0", 1);
