@@ -52,6 +52,13 @@ def test_python():
 test_python.__test__ = False  # not a test: pytest collects test_* functions
 
 
+# scripts/test.sh preloads AddressSanitizer's runtime into the interpreter for
+# the ASan build's run.  Two things mean something else there: RSS (freed
+# memory waits in ASan's quarantine, hundreds of MB) and "mapped memory"
+# (ASan maps its shadow, so a stray address such as 1 << 40 lands in it).
+UNDER_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
+
+
 def run_python(script=None, args=(), *, code=None, env=None, timeout=120, cwd=None, check_signal=True):
     """Runs `script` (a path) or `code` (a string) with args in a new
     interpreter.  env: variables to set (None as a value removes one) on top
