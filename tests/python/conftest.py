@@ -97,6 +97,29 @@ def run_python(script=None, args=(), *, code=None, env=None, timeout=120, cwd=No
     return p
 
 
+def openacl_tool():
+    """The openacl C tool: OPENACL_TOOL, beside the build's python folder, build/openacl, or PATH."""
+    env = os.environ.get("OPENACL_TOOL")
+    if env:
+        return env
+    for p in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        cand = Path(p).resolve().parent / "openacl" if p else None
+        if cand and cand.is_file() and os.access(cand, os.X_OK):
+            return str(cand)
+    cand = REPO / "build" / "openacl"
+    if cand.is_file():
+        return str(cand)
+    return shutil.which("openacl")
+
+
+def need_tool():
+    """openacl_tool(), or skip the test when it is not built."""
+    t = openacl_tool()
+    if not t:
+        pytest.skip("the openacl tool is not built (set OPENACL_TOOL)")
+    return t
+
+
 def describe(p):
     """The output of a CompletedProcess, for assertion messages."""
     return "exit status %s\n--- stdout\n%s\n--- stderr\n%s" % (p.returncode, p.stdout[-6000:], p.stderr[-6000:])

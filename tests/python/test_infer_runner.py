@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO, describe, test_python
+from conftest import REPO, describe, need_tool, openacl_tool, test_python
 
 import openacl.infer  # noqa: E402
 import openacl.recipes  # noqa: E402
@@ -124,25 +124,6 @@ class FailingRecipe(NpyArgmax):
 # ---- helpers -----------------------------------------------------------------------------------
 
 
-def tool():
-    env = os.environ.get("OPENACL_TOOL")
-    if env:
-        return env
-    for p in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        cand = Path(p).resolve().parent / "openacl" if p else None
-        if cand and cand.is_file() and os.access(cand, os.X_OK):
-            return str(cand)
-    cand = REPO / "build" / "openacl"
-    return str(cand) if cand.is_file() else shutil.which("openacl")
-
-
-def need_tool():
-    t = tool()
-    if not t:
-        pytest.skip("the openacl tool is not built (set OPENACL_TOOL)")
-    return t
-
-
 def env_with(extra=None):
     e = dict(os.environ)
     e["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE), e.get("PYTHONPATH", "")) if p)
@@ -206,7 +187,7 @@ def test_folder_equals_the_tool_and_the_file_names():
     assert sorted(answers) == PICTURES
     for name, label in answers.items():
         assert name.split("_")[0] == label, (name, label)  # every sample is classified correctly
-    if tool():
+    if openacl_tool():
         assert p.stdout == c_classify("--input", "models/shapes/images", "--labels", LABELS)
 
 
@@ -227,7 +208,7 @@ def test_batches_of_four_and_options():
     assert p.stdout == base.stdout
     p = classify("--input_path", "models/shapes/images", "--labels", LABELS, "--batch", 5, "--quiet")
     assert p.stdout == base.stdout  # a short last batch
-    if not tool():
+    if not openacl_tool():
         return
     for opts in (["--topk", "3"], ["--topk", "50"], ["--softmax", "no", "--topk", "6"], ["--softmax", "yes"],
                  ["--mean", "0.5,0.5,0.5", "--std", "0.5,0.5,0.5"], ["--resize", "100,70"], ["--resize", "80"],
@@ -276,7 +257,7 @@ def test_nhwc_and_open_size_models(tmp_path):
     assert p.stdout == nchw.stdout
     p = runner("--model_path", tmp_path / "fixed5.onnx", "--input_path", "models/shapes/images", "--batch", "4")
     expect(p, 2, "--batch 4: model '%s' takes batches of exactly 5" % (tmp_path / "fixed5.onnx"))
-    if tool():
+    if openacl_tool():
         for model in (tmp_path / "nhwc.onnx", tmp_path / "open_hw.onnx"):
             p = runner("--model_path", model, "--input_path", "models/shapes/images", "--labels", LABELS, "--quiet")
             expect(p, 0)
@@ -285,7 +266,7 @@ def test_nhwc_and_open_size_models(tmp_path):
 
 def test_preprocessing_is_the_c_recipes_bit_for_bit(tmp_path):
     drv = None
-    for cand in (os.environ.get("OPENACL_RECIPE_DRIVER"), str(Path(tool() or "/nonexistent").parent / "tests" /
+    for cand in (os.environ.get("OPENACL_RECIPE_DRIVER"), str(Path(openacl_tool() or "/nonexistent").parent / "tests" /
                                                               "openacl_recipe_driver"),
                  str(REPO / "build" / "tests" / "openacl_recipe_driver")):
         if cand and os.path.isfile(cand):
@@ -633,7 +614,7 @@ def test_labels_files(tmp_path):
     expect(p, 0, "warning: --labels %s: 7 labels for 6 classes; the extra lines are not used"
            % (tmp_path / "more.txt"))
     assert "1.0000  star (3)" in p.stdout
-    if tool():
+    if openacl_tool():
         assert p.stdout == c_classify("--input", IMAGES / "star_1.png", "--labels", tmp_path / "more.txt")
 
 

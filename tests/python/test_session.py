@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO, compare, describe, run_python
+from conftest import REPO, compare, describe, need_tool, openacl_tool, run_python
 
 import openacl  # noqa: E402
 from openacl import AclError, Session  # noqa: E402
@@ -56,28 +56,6 @@ ACL_ERROR_RT_INVALID_DEVICEID = 107001
 def no_gears(monkeypatch):
     for v in GEAR_VARS:
         monkeypatch.delenv(v, raising=False)
-
-
-def tool():
-    """The openacl C tool: OPENACL_TOOL, beside the build's python folder, or build/openacl."""
-    env = os.environ.get("OPENACL_TOOL")
-    if env:
-        return env
-    for p in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        cand = Path(p).resolve().parent / "openacl" if p else None
-        if cand and cand.is_file() and os.access(cand, os.X_OK):
-            return str(cand)
-    cand = REPO / "build" / "openacl"
-    if cand.is_file():
-        return str(cand)
-    return shutil.which("openacl")
-
-
-def need_tool():
-    t = tool()
-    if not t:
-        pytest.skip("the openacl tool is not built (set OPENACL_TOOL)")
-    return t
 
 
 class Models:
@@ -754,7 +732,7 @@ def test_devices_under_visibility_variables(env, ids, physical):
     out = json.loads(py(DEVICES, env).stdout)
     assert [r["id"] for r in out["rows"]] == ids and out["visible"] == len(ids)
     assert [r["physical_id"] for r in out["rows"]] == physical
-    t = tool()
+    t = openacl_tool()
     if t:
         e = {k: v for k, v in os.environ.items()}
         for k, v in env.items():
