@@ -31,7 +31,6 @@ Run: PYTHONPATH=build/python /usr/bin/python3 -m pytest -q tests/python/test_inf
 import argparse
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys

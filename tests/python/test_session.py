@@ -32,7 +32,6 @@ Run: PYTHONPATH=build/python /usr/bin/python3 -m pytest -q tests/python/test_ses
 import json
 import os
 import pickle
-import shutil
 import subprocess
 import threading
 from pathlib import Path
