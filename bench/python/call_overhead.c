@@ -5,27 +5,29 @@
  * is what the binding adds.
  *
  *   bench_call_overhead micro TINY_MODEL [--iters N] [--batches B]
- *       aclrtGetDevice, a 4-byte aclrtMemcpy host to device and device to
- *       host (host memory pinned, from aclrtMallocHost, and pageable, from
- *       malloc; and host to device from 8 pageable buffers in turn, each on
- *       its own page), aclmdlExecute on TINY_MODEL (one node, input and output
- *       [1,4] float32; run.py make-tiny writes it), and a whole run of it as
- *       openacl.Session.run makes one (copy in, execute, copy out).  Each case: a warm-up of
- *       N/10 calls, then B batches of N calls, each batch timed as a whole;
- *       one JSON line per case with ns/call, the median and the minimum of
- *       the batches.
+ *       aclrtGetDevice; a 4-byte aclrtMemcpy host to device and device to
+ *       host, from pinned host memory (aclrtMallocHost) and pageable
+ *       (malloc); host to device from 8 pageable buffers in turn, each on its
+ *       own page; aclmdlExecute on TINY_MODEL (one node, input and output
+ *       [1,4] float32; run.py make-tiny writes it); and a whole run of it as
+ *       openacl.Session.run makes one (copy in, execute, copy out).  Each
+ *       case: a warm-up of N/10 calls, then B batches of N calls (N/20 for
+ *       the model cases), each batch timed as a whole; one JSON line per case
+ *       with ns/call, the median and the minimum of the batches.
  *   bench_call_overhead resnet MODEL [--iters N] [--warmup W]
  *       The end-to-end loop at batch 1 (the model's first dimension is
  *       symbolic and gets 1 through a tensor descriptor): copy the input to
  *       the device, aclmdlExecute, copy the output back; one unmeasured first
  *       execution, W untimed, then N timed iterations.  One JSON line: the
- *       median, minimum and mean of the per-iteration latencies in ms, and of
- *       aclmdlExecute alone (compute).
+ *       median, minimum and mean of the per-iteration latencies in ms, of
+ *       aclmdlExecute alone (compute), the median time of the two copies,
+ *       and a checksum of the output.
  *
  * The pinned host buffers come from aclrtMallocHost, as acl.rt.malloc_host
- * gives them to run.py; its pageable one is a numpy array's.  The device set-up is aclInit, aclrtSetDevice(0),
- * aclrtCreateContext, as a pyACL script does.  The executor threads come
- * from OPENACL_EXECUTOR_THREADS, which run.sh sets for both sides.
+ * gives them to run.py; run.py's pageable ones are numpy arrays' data.  The
+ * device set-up is aclInit, aclrtSetDevice(0), aclrtCreateContext, as a
+ * pyACL script does.  The executor threads come from
+ * OPENACL_EXECUTOR_THREADS, which run.sh sets for both sides.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -229,7 +231,7 @@ static int run_micro(const char *tiny, long iters, long batches) {
     fprintf(stderr, PROG ": %s: want a [1,4] float32 input and output\n", tiny);
     return 1;
   }
-  CHECK(aclrtMemcpy(m.tiny.din, 16, m.host, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(aclrtMemcpy(m.tiny.din, 16, m.x, 16, ACL_MEMCPY_HOST_TO_DEVICE)); /* zeros */
   double *ns = malloc((size_t)batches * sizeof *ns);
   for (size_t c = 0; c < sizeof micro_cases / sizeof micro_cases[0]; c++) {
     const micro_case *mc = &micro_cases[c];

@@ -26,6 +26,7 @@ threads=2
 model=
 bin=
 skip_resnet=0
+skip_micro=0
 skip_session=0
 keep=
 
@@ -42,6 +43,7 @@ usage: $prog [options] [BUILD_DIR [PYTHON_DIR]]
                     BUILD_DIR/bench/onnx/opset13/resnet18.onnx, exported when missing)
   --bin PATH        the C side (default BUILD_DIR/bench/bench_call_overhead)
   --no-resnet       single calls only
+  --no-micro        ResNet-18 only
   --no-session      leave out openacl.Session.run
   --quick           smoke test: 1 run, few iterations
   --keep DIR        keep the raw JSON lines and logs in DIR
@@ -64,6 +66,7 @@ while [ $# -gt 0 ]; do
   --model) [ $# -ge 2 ] || usage; model=$2; shift 2 ;;
   --bin) [ $# -ge 2 ] || usage; bin=$2; shift 2 ;;
   --no-resnet) skip_resnet=1; shift ;;
+  --no-micro) skip_micro=1; shift ;;
   --no-session) skip_session=1; shift ;;
   --quick) runs=1; iters=20000; batches=3; rn_iters=3; warmup=1; shift ;;
   --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
@@ -89,7 +92,8 @@ if [ ! -x "$bin" ]; then
 fi
 export PYTHONPATH=$pydir:$repo/python${PYTHONPATH:+:$PYTHONPATH}
 export OPENACL_EXECUTOR_THREADS=$threads
-"$py" -c 'import acl, numpy' 2>/dev/null || {
+# (the source tree's python/acl, C files only, would import as an empty namespace package: ask for acl.rt)
+"$py" -c 'import acl, numpy; acl.rt.get_device' 2>/dev/null || {
   echo "$prog: $py cannot import acl from $pydir (PYTHONPATH=$PYTHONPATH); build it (cmake --build $build," \
     "or scripts/dev-pyacl.sh DIR and pass DIR as PYTHON_DIR)" >&2
   exit 1
@@ -141,7 +145,11 @@ side() { # NAME: one process of that side; its JSON lines go to results.jsonl
     echo "$name run $r: exit status" >>"$work/failures.txt"
     return
   fi
-  grep '^{' "$log.out" >>"$work/results.jsonl" || echo "$name run $r: no result" >>"$work/failures.txt"
+  local lines
+  lines=$(grep '^{' "$log.out") || { echo "$name run $r: no result" >>"$work/failures.txt"; return; }
+  # each JSON line gets the run's number, so that the table can pair the sides of a run
+  # shellcheck disable=SC2001
+  sed "s/}\$/, \"run\": $r}/" <<<"$lines" >>"$work/results.jsonl"
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -150,7 +158,7 @@ resnet_sides=(c-resnet py-resnet-acl)
 [ "$skip_session" = 1 ] || resnet_sides+=(py-resnet-session)
 for ((r = 1; r <= runs; r++)); do
   # The order rotates from run to run, so that no side always runs first.
-  for ((k = 0; k < 2; k++)); do
+  for ((k = 0; k < 2 * (1 - skip_micro); k++)); do
     s=${micro_sides[$(((k + r - 1) % 2))]}
     echo "$prog: run $r/$runs: $s" >&2
     side "$s" "$r"

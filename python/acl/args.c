@@ -413,16 +413,11 @@ int pyacl_host_range_ok(const void *p, size_t n) {
   for (int i = 0; i < SPAN_CACHE; i++)
     if (spans[i].last && first >= spans[i].first && last <= spans[i].last)
       return 1;
-  /* mincore fails with ENOMEM on any unmapped page of the range: one system
-   * call, no copy. */
-  unsigned char vec_small[64];
-  size_t pages = (size_t)((last - first) / page) + 1;
-  unsigned char *vec = pages <= sizeof vec_small ? vec_small : PyMem_RawMalloc(pages);
-  if (!vec)
-    return 1; /* cannot check: let C decide */
-  int rc = mincore((void *)first, (size_t)(last - first + page), vec);
-  if (vec != vec_small)
-    PyMem_RawFree(vec);
+  /* msync(MS_ASYNC) fails with ENOMEM on any unmapped page of the range and
+   * otherwise does nothing (no write-back since Linux 2.6.19): one system
+   * call that only looks the mappings up, about a quarter of what mincore
+   * costs (which also walks the page tables), whatever the length. */
+  int rc = msync((void *)first, (size_t)(last - first + page), MS_ASYNC);
   if (rc != 0)
     return errno != ENOMEM;
   memmove(&spans[1], &spans[0], sizeof spans - sizeof spans[0]);
