@@ -1,7 +1,8 @@
 #!/bin/sh
 # install_test.sh BUILD_DIR - installs the build into a fresh prefix and builds
 # a consumer against it three ways: pkg-config, the CMake package, and plain
-# -lacl_rt (the vendor's newer library name).  Each consumer must run.
+# -lacl_rt (the vendor's newer library name).  Each consumer must run; so
+# must the installed tool and the Python layer, without LD_LIBRARY_PATH.
 set -eu
 build=$1
 src=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +35,11 @@ cmake --build "$work/cmake-build" >/dev/null
 cc -o "$work/c_aclrt" "$src/consumer/consumer.c" -I"$prefix/include" -L"$libdir" -lacl_rt
 "$work/c_aclrt"
 
-# 4. the Python layer, when it was built: acl finds libascendcl through its
+# 4. the installed tool finds its library through its relative RPATH
+(unset LD_LIBRARY_PATH; "$prefix/bin/openacl" devices >/dev/null) || { echo "installed bin/openacl does not run"; exit 1; }
+[ -e "$libdir/libc_sec.so" ] && [ -f "$prefix/include/securec.h" ] || { echo "missing libc_sec or securec.h"; exit 1; }
+
+# 5. the Python layer, when it was built: acl finds libascendcl through its
 # relative RPATH (no LD_LIBRARY_PATH), and the openacl package sits beside it.
 for mod in $(find "$prefix" -name 'acl.cpython-*.so'); do
   pydir=$(dirname "$mod")
