@@ -228,6 +228,23 @@ int64_t acl__op_numel(int rank, const int64_t *dims) {
   return n;
 }
 
+void acl__op_strides(int rank, const int64_t *dims, int64_t *st) {
+  int64_t s = 1;
+  for (int i = rank - 1; i >= 0; i--) {
+    st[i] = s;
+    s *= dims[i];
+  }
+}
+
+int64_t acl__op_ints_in(const acl__tensor *t, int64_t *v, int64_t max) {
+  int64_t n = acl__tensor_numel(t);
+  if (n > max)
+    return -1;
+  for (int64_t i = 0; i < n; i++)
+    v[i] = acl__op_get_i64(t, i);
+  return n;
+}
+
 int acl__op_broadcast_shape(int ra, const int64_t *da, int rb, const int64_t *db, int *ro, int64_t *dout) {
   int r = ra > rb ? ra : rb;
   if (r > ACL__EXEC_MAX_RANK)

@@ -16,14 +16,6 @@
 #include "acl/acl_base.h"
 #include "model/ops/ops.h"
 
-static void strides_of(int rank, const int64_t *dims, int64_t *st) {
-  int64_t s = 1;
-  for (int i = rank - 1; i >= 0; i--) {
-    st[i] = s;
-    s *= dims[i];
-  }
-}
-
 /* Offset in a tensor of strides `st` of the multi-index of flat position i
  * in shape `dims`, with the coordinate on `axis` replaced by `k`. */
 static int64_t offset_with(int rank, const int64_t *dims, const int64_t *st, int64_t i, int axis, int64_t k) {
@@ -50,7 +42,7 @@ int acl__k_gather_elements(acl__op_ctx *ctx) {
   if (rc != 0)
     return rc;
   int64_t xs[ACL__EXEC_MAX_RANK], n = acl__tensor_numel(idx), len = x->dims[axis];
-  strides_of(x->rank, x->dims, xs);
+  acl__op_strides(x->rank, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   for (int64_t i = 0; i < n; i++) {
     int64_t k = acl__op_get_i64(idx, i);
@@ -85,7 +77,7 @@ int acl__k_scatter_elements(acl__op_ctx *ctx) {
     return rc;
   memcpy(ctx->out[0].data, x->data, x->size);
   int64_t xs[ACL__EXEC_MAX_RANK], n = acl__tensor_numel(idx), len = x->dims[axis];
-  strides_of(x->rank, x->dims, xs);
+  acl__op_strides(x->rank, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   for (int64_t i = 0; i < n; i++) {
     int64_t k = acl__op_get_i64(idx, i);

@@ -67,6 +67,10 @@ size_t acl__op_esize(int onnx_type);
 
 /* Shapes */
 int64_t acl__op_numel(int rank, const int64_t *dims);
+/* Row-major strides of a shape. */
+void acl__op_strides(int rank, const int64_t *dims, int64_t *st);
+/* Reads a 1-D int tensor into v[0..max); its count, or -1 when longer than max. */
+int64_t acl__op_ints_in(const acl__tensor *t, int64_t *v, int64_t max);
 /* numpy broadcast of two shapes into out (rank = max); -1 if incompatible. */
 int acl__op_broadcast_shape(int ra, const int64_t *da, int rb, const int64_t *db, int *ro, int64_t *dout);
 /* Strides of `t` seen from an output of rank ro (0 where broadcast). */

@@ -57,10 +57,11 @@ static const struct {
   {"Concat", 1, acl__k_concat}, {"Squeeze", 1, acl__k_squeeze}, {"Unsqueeze", 1, acl__k_unsqueeze}, {"Gather", 1, acl__k_gather},
   {"Identity", 1, acl__k_identity}, {"Dropout", 1, acl__k_dropout}, {"Shape", 1, acl__k_shape},
   {"Constant", 1, acl__k_constant},
-  /* shape2.c */
+  /* slice_pad.c */
   {"Split", 1, acl__k_split}, {"Slice", 1, acl__k_slice}, {"Expand", 8, acl__k_expand},
-  {"Tile", 1, acl__k_tile}, {"Pad", 1, acl__k_pad}, {"ConstantOfShape", 9, acl__k_constant_of_shape},
-  {"Range", 11, acl__k_range}, {"Size", 1, acl__k_size},
+  {"Tile", 1, acl__k_tile}, {"Pad", 1, acl__k_pad},
+  /* generate.c */
+  {"ConstantOfShape", 9, acl__k_constant_of_shape}, {"Range", 11, acl__k_range}, {"Size", 1, acl__k_size},
   /* loss.c */
   {"NegativeLogLikelihoodLoss", 12, acl__k_nllloss}, {"SoftmaxCrossEntropyLoss", 12, acl__k_sce},
   /* index.c */
@@ -73,7 +74,7 @@ static const struct {
   {"Resize", 10, acl__k_resize}, {"Upsample", 7, acl__k_resize},
   /* convtranspose.c */
   {"ConvTranspose", 1, acl__k_convtranspose},
-  /* index2.c */
+  /* select.c */
   {"GatherND", 11, acl__k_gather_nd}, {"ScatterND", 11, acl__k_scatter_nd}, {"TopK", 1, acl__k_topk},
   {"NonZero", 9, acl__k_nonzero}, {"ReverseSequence", 10, acl__k_reverse_sequence},
   /* sequence.c */

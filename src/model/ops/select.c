@@ -1,8 +1,8 @@
 /*
- * index2.c - more indexing ops: GatherND, ScatterND, TopK, NonZero,
- * ReverseSequence.  Data movement copies elements by size (every
- * fixed-size type, int64 exact); TopK compares and ScatterND's reductions
- * compute in double.
+ * select.c - ops that pick elements by index or by value: GatherND,
+ * ScatterND, TopK, NonZero, ReverseSequence.  Data movement copies elements
+ * by size (every fixed-size type, int64 exact); TopK compares and
+ * ScatterND's reductions compute in double.
  *
  * Opset differences handled here:
  *   GatherND   batch_dims from opset 12.
@@ -16,14 +16,6 @@
 
 #include "acl/acl_base.h"
 #include "model/ops/ops.h"
-
-static void strides_of(int rank, const int64_t *dims, int64_t *st) {
-  int64_t s = 1;
-  for (int i = rank - 1; i >= 0; i--) {
-    st[i] = s;
-    s *= dims[i];
-  }
-}
 
 /* ---- GatherND / ScatterND --------------------------------------------------- */
 
@@ -51,7 +43,7 @@ int acl__k_gather_nd(acl__op_ctx *ctx) {
   rc = acl__op_alloc(ctx, 0, x->onnx_type, ro, od);
   if (rc != 0)
     return rc;
-  strides_of(r, x->dims, xs);
+  acl__op_strides(r, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   int64_t np = acl__op_numel(q - 1, idx->dims), per_batch = acl__op_numel(q - 1 - (int)b, idx->dims + b);
   int64_t inner = acl__op_numel(r - (int)(b + k), x->dims + b + k);
@@ -93,7 +85,7 @@ int acl__k_scatter_nd(acl__op_ctx *ctx) {
     return rc;
   memcpy(ctx->out[0].data, x->data, x->size);
   int64_t xs[ACL__EXEC_MAX_RANK];
-  strides_of(r, x->dims, xs);
+  acl__op_strides(r, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   int64_t np = acl__op_numel(q - 1, idx->dims), inner = acl__op_numel(r - (int)k, x->dims + k);
   for (int64_t p = 0; p < np; p++) {
@@ -230,7 +222,7 @@ int acl__k_reverse_sequence(acl__op_ctx *ctx) {
   if (rc != 0)
     return rc;
   int64_t xs[ACL__EXEC_MAX_RANK], n = acl__tensor_numel(x);
-  strides_of(x->rank, x->dims, xs);
+  acl__op_strides(x->rank, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   for (int64_t i = 0; i < n; i++) {
     int64_t bi = (i / xs[ba]) % x->dims[ba], t = (i / xs[ta]) % x->dims[ta];

@@ -1,8 +1,8 @@
 /*
- * shape2.c - more data-movement ops: Split, Slice, Expand, Tile, Pad,
- * ConstantOfShape, Range, Size.  Like shape.c they copy elements by size,
- * so every fixed-size type works and int64 stays exact; only Pad's constant
- * attribute (a float) and Range on floating types go through double.
+ * slice_pad.c - ops that cut a tensor or extend it: Split, Slice, Expand,
+ * Tile, Pad.  Like shape.c they copy elements by size, so every fixed-size
+ * type works and int64 stays exact; only Pad's constant attribute (a float)
+ * goes through double.
  *
  * Opset differences handled here:
  *   Split   `split` attribute before opset 13, optional input 1 from 13
@@ -20,25 +20,6 @@
 
 #include "acl/acl_base.h"
 #include "model/ops/ops.h"
-
-/* Row-major strides of a shape. */
-static void strides_of(int rank, const int64_t *dims, int64_t *st) {
-  int64_t s = 1;
-  for (int i = rank - 1; i >= 0; i--) {
-    st[i] = s;
-    s *= dims[i];
-  }
-}
-
-/* Reads a 1-D int tensor (or an INTS attribute) into v[0..max); count or -1. */
-static int64_t ints_in(const acl__tensor *t, int64_t *v, int64_t max) {
-  int64_t n = acl__tensor_numel(t);
-  if (n > max)
-    return -1;
-  for (int64_t i = 0; i < n; i++)
-    v[i] = acl__op_get_i64(t, i);
-  return n;
-}
 
 static int64_t ints_attr(const acl__op_ctx *ctx, const char *name, int64_t *v, int64_t max) {
   const int64_t *a;
@@ -129,11 +110,11 @@ int acl__k_slice(acl__op_ctx *ctx) {
     ne = ints_attr(ctx, "ends", en, r);
     na = ints_attr(ctx, "axes", ax, r);
   } else {
-    ns = ints_in(ctx->in[1], st, r);
-    ne = ints_in(ctx->in[2], en, r);
-    if (ctx->n_in > 3 && ctx->in[3] != NULL && (na = ints_in(ctx->in[3], ax, r)) < 0)
+    ns = acl__op_ints_in(ctx->in[1], st, r);
+    ne = acl__op_ints_in(ctx->in[2], en, r);
+    if (ctx->n_in > 3 && ctx->in[3] != NULL && (na = acl__op_ints_in(ctx->in[3], ax, r)) < 0)
       na = -2;
-    if (ctx->n_in > 4 && ctx->in[4] != NULL && (nstep = ints_in(ctx->in[4], sp, r)) < 0)
+    if (ctx->n_in > 4 && ctx->in[4] != NULL && (nstep = acl__op_ints_in(ctx->in[4], sp, r)) < 0)
       ns = -1;
   }
   if (ns < 0 || ne != ns || na < -1 || (na >= 0 && na != ns) || (nstep >= 0 && nstep != ns))
@@ -175,7 +156,7 @@ int acl__k_slice(acl__op_ctx *ctx) {
   if (rc != 0)
     return rc;
   int64_t xs[ACL__EXEC_MAX_RANK];
-  strides_of(r, x->dims, xs);
+  acl__op_strides(r, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   int64_t n = acl__op_numel(r, od);
   for (int64_t i = 0; i < n; i++) {
@@ -197,7 +178,7 @@ int acl__k_expand(acl__op_ctx *ctx) {
     return rc;
   const acl__tensor *x = ctx->in[0];
   int64_t sh[ACL__EXEC_MAX_RANK], od[ACL__EXEC_MAX_RANK], xs[ACL__EXEC_MAX_RANK];
-  int64_t n = ints_in(ctx->in[1], sh, ACL__EXEC_MAX_RANK);
+  int64_t n = acl__op_ints_in(ctx->in[1], sh, ACL__EXEC_MAX_RANK);
   int ro;
   if (n < 0 || acl__op_broadcast_shape(x->rank, x->dims, (int)n, sh, &ro, od) != 0)
     return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "shape does not broadcast with the input");
@@ -227,7 +208,7 @@ int acl__k_tile(acl__op_ctx *ctx) {
   const acl__tensor *x = ctx->in[0];
   int r = x->rank;
   int64_t rep[ACL__EXEC_MAX_RANK], od[ACL__EXEC_MAX_RANK], xs[ACL__EXEC_MAX_RANK];
-  if (ints_in(ctx->in[1], rep, ACL__EXEC_MAX_RANK) != r)
+  if (acl__op_ints_in(ctx->in[1], rep, ACL__EXEC_MAX_RANK) != r)
     return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "repeats must have one entry per input dim");
   for (int i = 0; i < r; i++) {
     if (rep[i] < 0)
@@ -237,7 +218,7 @@ int acl__k_tile(acl__op_ctx *ctx) {
   rc = acl__op_alloc(ctx, 0, x->onnx_type, r, od);
   if (rc != 0)
     return rc;
-  strides_of(r, x->dims, xs);
+  acl__op_strides(r, x->dims, xs);
   size_t es = acl__op_esize(x->onnx_type);
   int64_t total = acl__op_numel(r, od);
   for (int64_t i = 0; i < total; i++) {
@@ -268,8 +249,8 @@ int acl__k_pad(acl__op_ctx *ctx) {
   if (ctx->opset < 11) {
     np = ints_attr(ctx, ctx->opset < 2 ? "paddings" : "pads", raw, 2 * r);
   } else {
-    np = ints_in(ctx->in[1], raw, 2 * r);
-    if (ctx->n_in > 3 && ctx->in[3] != NULL && (na = ints_in(ctx->in[3], ax, r)) < 0)
+    np = acl__op_ints_in(ctx->in[1], raw, 2 * r);
+    if (ctx->n_in > 3 && ctx->in[3] != NULL && (na = acl__op_ints_in(ctx->in[3], ax, r)) < 0)
       na = -2;
   }
   int64_t nax = na >= 0 ? na : r;
@@ -309,7 +290,7 @@ int acl__k_pad(acl__op_ctx *ctx) {
   rc = acl__op_alloc(ctx, 0, x->onnx_type, r, od);
   if (rc != 0)
     return rc;
-  strides_of(r, x->dims, xs);
+  acl__op_strides(r, x->dims, xs);
   int64_t total = acl__op_numel(r, od);
   for (int64_t i = 0; i < total; i++) {
     int64_t rem = i, src = 0;
@@ -340,101 +321,4 @@ int acl__k_pad(acl__op_ctx *ctx) {
            es);
   }
   return 0;
-}
-
-/* ---- ConstantOfShape / Range / Size ----------------------------------------- */
-
-int acl__k_constant_of_shape(acl__op_ctx *ctx) {
-  int rc = acl__op_need(ctx, 1);
-  if (rc != 0)
-    return rc;
-  int64_t sh[ACL__EXEC_MAX_RANK];
-  int64_t n = ints_in(ctx->in[0], sh, ACL__EXEC_MAX_RANK);
-  if (n < 0)
-    return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "shape too long");
-  const acl__graph_attr *a = acl__op_attr(ctx, "value");
-  int type = ACL__ONNX_FLOAT;
-  const void *val = NULL;
-  size_t vsize = 0;
-  if (a != NULL) {
-    if (a->type != ACL__ATTR_TENSOR || a->tensor == NULL)
-      return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "value must be a one-element tensor");
-    type = a->tensor->onnx_type;
-    val = a->tensor->data;
-    vsize = a->tensor->data_size;
-  }
-  rc = acl__op_alloc(ctx, 0, type, (int)n, sh);
-  if (rc != 0 || ctx->n_out == 0)
-    return rc;
-  size_t es = acl__op_esize(type);
-  if (val != NULL && vsize < es)
-    return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "value tensor is empty");
-  int64_t total = acl__op_numel((int)n, sh);
-  for (int64_t i = 0; val != NULL && i < total; i++)
-    memcpy((char *)ctx->out[0].data + (size_t)i * es, val, es);
-  return 0; /* without a value the zeroed allocation is the answer */
-}
-
-int acl__k_range(acl__op_ctx *ctx) {
-  int rc = acl__op_need(ctx, 3);
-  if (rc != 0)
-    return rc;
-  const acl__tensor *s = ctx->in[0], *l = ctx->in[1], *d = ctx->in[2];
-  int t = s->onnx_type;
-  if (!acl__op_numeric(t) || t == ACL__ONNX_BOOL || l->onnx_type != t || d->onnx_type != t ||
-      acl__tensor_numel(s) != 1 || acl__tensor_numel(l) != 1 || acl__tensor_numel(d) != 1)
-    return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "start, limit and delta must be scalars of one numeric type");
-  int64_t n;
-  if (acl__op_is_float(t)) {
-    double a = acl__op_get(s, 0), b = acl__op_get(l, 0), c = acl__op_get(d, 0);
-    if (c == 0 || a != a || b != b)
-      return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "delta is 0 or a bound is NaN");
-    double q = (b - a) / c;
-    if (q > 9.0e15)
-      return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "range too long");
-    n = q > 0 ? (int64_t)q : 0;
-    if (q > 0 && (double)n < q)
-      n++;
-    rc = acl__op_alloc(ctx, 0, t, 1, &n);
-    for (int64_t i = 0; rc == 0 && i < n && ctx->n_out > 0; i++)
-      acl__op_set(&ctx->out[0], i, a + (double)i * c);
-  } else {
-    int64_t a = acl__op_get_i64(s, 0), b = acl__op_get_i64(l, 0), c = acl__op_get_i64(d, 0);
-    if (c == 0)
-      return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "delta is 0");
-    /* Differences in unsigned arithmetic so that extreme bounds do not overflow. */
-    uint64_t span, step;
-    if (c > 0) {
-      span = b > a ? (uint64_t)b - (uint64_t)a : 0;
-      step = (uint64_t)c;
-    } else {
-      span = a > b ? (uint64_t)a - (uint64_t)b : 0;
-      step = (uint64_t)0 - (uint64_t)c;
-    }
-    uint64_t cnt = span / step + (span % step != 0);
-    if (cnt > (uint64_t)1 << 40)
-      return acl__op_fail(ctx, ACL_ERROR_INVALID_PARAM, "range too long");
-    n = (int64_t)cnt;
-    rc = acl__op_alloc(ctx, 0, t, 1, &n);
-    size_t es = acl__op_esize(t);
-    for (int64_t i = 0; rc == 0 && i < n && ctx->n_out > 0; i++) {
-      int64_t v = (int64_t)((uint64_t)a + (uint64_t)i * (uint64_t)c);
-      if (t == ACL__ONNX_INT64)
-        memcpy((char *)ctx->out[0].data + (size_t)i * es, &v, es);
-      else
-        acl__op_set(&ctx->out[0], i, (double)v);
-    }
-  }
-  return rc;
-}
-
-int acl__k_size(acl__op_ctx *ctx) {
-  int rc = acl__op_need(ctx, 1);
-  if (rc != 0)
-    return rc;
-  int64_t none[1] = {0};
-  rc = acl__op_alloc(ctx, 0, ACL__ONNX_INT64, 0, none);
-  if (rc == 0 && ctx->n_out > 0)
-    ((int64_t *)ctx->out[0].data)[0] = acl__tensor_numel(ctx->in[0]);
-  return rc;
 }
