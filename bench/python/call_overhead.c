@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
   if (!is_micro && strcmp(argv[1], "resnet") != 0)
     usage();
   long iters = is_micro ? 100000 : 30, batches = 7, warmup = 3;
-  for (int i = 3; i < argc; i++) {
+  for (int i = 3; i < argc; i += 2) { /* --option value pairs */
     if (i + 1 >= argc)
       usage();
     char *end;
@@ -325,7 +325,6 @@ int main(int argc, char **argv) {
       warmup = v;
     else
       usage();
-    i++;
   }
   int rc = is_micro ? run_micro(argv[2], iters, batches) : run_resnet(argv[2], iters, warmup);
   aclFinalize();
