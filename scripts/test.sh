@@ -11,6 +11,10 @@
 #   3. ThreadSanitizer, the threaded tests
 #   4. clang, -Werror, every test
 #   5. the libFuzzer targets for a bounded time (OPENACL_FUZZ_SECONDS, default 60)
+# Device-memory protection: the api/memory_protection tests are registered once per
+# mechanism (OPENACL_MEMORY_PROTECTION unset, pkeys, alias, off; the pkeys ones say so and
+# pass where the CPU has no protection keys), so every step above runs each mechanism
+# this machine offers; the rest of the suite runs under the default (auto).
 # Build folders: build-test/{gcc,asan,tsan,clang}.  Exits non-zero on the first failure.
 set -eu
 cd "$(dirname "$0")/.."

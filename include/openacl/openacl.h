@@ -74,6 +74,14 @@ ACL_FUNC_VISIBILITY aclError openaclGetVisibleDeviceCount(uint32_t *count);
  * Returns code.  A NULL api or detail is recorded as "(null)". */
 ACL_FUNC_VISIBILITY aclError openaclRecordError(const char *api, aclError code, const char *detail);
 
+/* How host code is kept out of device deviceId's memory (docs/memory.md):
+ * "pkeys", "alias" or "off" (a static string).  Under "alias" device code
+ * reaches device memory at other addresses than the ones host code holds,
+ * so a pointer value a kernel writes into memory differs from the host's.
+ * The device must be open (aclrtSetDevice): ACL_ERROR_RT_CONTEXT_NULL
+ * otherwise; ACL_ERROR_RT_INVALID_DEVICEID for an id that is no device. */
+ACL_FUNC_VISIBILITY aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,14 +4,10 @@
  *
  * Each entry point checks its arguments in the vendor's order, then calls a
  * body shared with its asynchronous twin (aclrtMemcpy / aclrtMemcpyAsync,
- * ...).  A copy is described once (acl__xfer), validated once
- * (acl__xfer_check: kind against the pointers, bounds, peer access), then
- * either done in the calling thread with device access enabled, or queued
- * as a task on the stream.  Asynchronous work that involves pageable host
- * memory completes before the call returns, as the vendor documents: the
- * task is queued behind the stream's earlier work and the call waits for
- * that task alone (not for the whole stream, whose errors stay for the
- * next synchronisation).
+ * ...).  Transfers are described, checked and run by mem_xfer.c; the newer
+ * families live beside this file: registration and managed memory
+ * (memory_host_api.c), batches, descriptors and cache operations
+ * (memory_batch_api.c).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -20,7 +16,9 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "openacl/openacl.h"
 #include "common/errmsg.h"
+#include "acl/mem_xfer.h"
 #include "rt/callback.h"
 #include "rt/mem_internal.h"
 #include "rt/memory.h"
@@ -66,6 +64,7 @@ static int acl__malloc_body(const char *api, void **devPtr, size_t size, uint32_
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
                      "size is 0: an allocation must be at least 1 byte");
   int32_t want_dev = -1;
+  uint16_t module = ACL__MEM_MODULE_APP;
   if (cfg != NULL) {
     if (cfg->numAttrs != 0 && cfg->attrs == NULL)
       return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "cfg->numAttrs is %zu but cfg->attrs is NULL",
@@ -74,8 +73,10 @@ static int acl__malloc_body(const char *api, void **devPtr, size_t size, uint32_
       const aclrtMallocAttribute *at = &cfg->attrs[i];
       switch (at->attr) {
       case ACL_RT_MEM_ATTR_RSV:
-      case ACL_RT_MEM_ATTR_MODULE_ID:
       case ACL_RT_MEM_ATTR_VA_FLAG:
+        break;
+      case ACL_RT_MEM_ATTR_MODULE_ID:
+        module = at->value.moduleId;
         break;
       case ACL_RT_MEM_ATTR_DEVICE_ID:
         want_dev = (int32_t)at->value.deviceId;
@@ -99,7 +100,7 @@ static int acl__malloc_body(const char *api, void **devPtr, size_t size, uint32_
   rc = acl__mem_sizing(api, size, policy, align32, &charged);
   if (rc != 0)
     return rc;
-  return acl__mem_alloc(api, d, size, charged, policy, ra, devPtr);
+  return acl__mem_alloc(api, d, size, charged, policy, module, ra, devPtr);
 }
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -163,8 +164,10 @@ aclError aclrtFreeWithDevSync(void *devPtr) {
   rc = acl__callback_forbid(__func__);
   if (rc != 0)
     return rc;
-  /* Wait for the current device's streams, then free. */
-  rc = acl__device_sync(__func__, c->dev, -1);
+  /* Wait for the device the memory belongs to (the current one for
+   * anything else: the free reports what it is), then free. */
+  acl__device *owner = acl__mem_owner(devPtr);
+  rc = acl__device_sync(__func__, owner != NULL ? owner : c->dev, -1);
   if (rc != 0)
     return rc;
   return acl__mem_free(__func__, devPtr);
@@ -225,291 +228,7 @@ aclError aclrtFreeHostWithDevSync(void *hostPtr) {
   return acl__mem_host_free(__func__, hostPtr);
 }
 
-/* ---- transfers: description and checks -------------------------------------- */
-
-enum { ACL__XFER_COPY = 0, ACL__XFER_FILL8, ACL__XFER_FILL32 };
-
-/* One copy or fill: `height` rows of `width` bytes, rows `dpitch` /
- * `spitch` apart (1 row for plain copies). */
-typedef struct acl__xfer {
-  int op;
-  void *dst;
-  const void *src;
-  size_t width, height, dpitch, spitch;
-  uint32_t value;
-  acl__device *ddev, *sdev; /* device of each side, NULL for host */
-  int pageable;             /* a side is ordinary (pageable) host memory */
-  void *staging;            /* HOST_TO_BUF_TO_DEVICE: private copy of the source */
-} acl__xfer;
-
-static const char *const acl__kind_names[] = {"ACL_MEMCPY_HOST_TO_HOST",
-                                              "ACL_MEMCPY_HOST_TO_DEVICE",
-                                              "ACL_MEMCPY_DEVICE_TO_HOST",
-                                              "ACL_MEMCPY_DEVICE_TO_DEVICE",
-                                              "ACL_MEMCPY_DEFAULT",
-                                              "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
-                                              "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
-                                              "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE"};
-
-static const char *acl__ptr_kind_text(const acl__ptr_info *in) {
-  switch (in->kind) {
-  case ACL__PTR_PINNED_HOST:
-    return "pinned host memory";
-  case ACL__PTR_DEVICE:
-    return "device memory";
-  case ACL__PTR_DEVICE_UNALLOCATED:
-    return "device memory";
-  default:
-    return "host memory";
-  }
-}
-
-/* Checks one side of a transfer: a device pointer must be inside a live
- * allocation, and `extent` bytes from it must stay inside. */
-static int acl__xfer_side(const char *api, const char *name, const void *p, size_t extent, const acl__ptr_info *in) {
-  if (in->kind == ACL__PTR_DEVICE_UNALLOCATED) {
-    if (in->dev == NULL)
-      return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                       "%s %p points into the memory of a device that is no longer open (reset, or the parent "
-                       "process's before fork)",
-                       name, p);
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "%s %p is in device %d's memory but in no live allocation: freed already, or never "
-                     "allocated",
-                     name, p, (int)in->dev->id);
-  }
-  if ((in->kind == ACL__PTR_DEVICE || in->kind == ACL__PTR_PINNED_HOST) && extent > in->alloc_size - in->offset) {
-    if (in->kind == ACL__PTR_DEVICE)
-      return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                       "the copy runs past the end of a device allocation: %s %p is %zu bytes into the %zu-byte "
-                       "allocation at %p on device %d, and %zu bytes from there go %zu bytes beyond its end",
-                       name, p, in->offset, in->alloc_size, in->alloc_base, (int)in->dev->id, extent,
-                       extent - (in->alloc_size - in->offset));
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "the copy runs past the end of a pinned host allocation: %s %p is %zu bytes into the "
-                     "%zu-byte aclrtMallocHost allocation at %p, and %zu bytes from there go %zu bytes beyond its "
-                     "end",
-                     name, p, in->offset, in->alloc_size, in->alloc_base, extent,
-                     extent - (in->alloc_size - in->offset));
-  }
-  return 0;
-}
-
-static int acl__peer_enabled(acl__device *from, acl__device *to) {
-  pthread_mutex_lock(&from->lock);
-  int on = (int)((from->peer_mask >> to->id) & 1u);
-  pthread_mutex_unlock(&from->lock);
-  return on;
-}
-
-/* Validates a copy (src != NULL) or a fill (src == NULL) whose pointers are
- * already known to be non-NULL and whose kind is in range; fills x. */
-static int acl__xfer_check(const char *api, acl__xfer *x, int kind, size_t dst_extent, size_t src_extent,
-                           int is_async) {
-  acl__ptr_info di, si;
-  acl__mem_classify(x->dst, &di);
-  int rc = acl__xfer_side(api, x->src ? "dst" : "devPtr", x->dst, dst_extent, &di);
-  if (rc != 0)
-    return rc;
-  int d_dev = di.kind == ACL__PTR_DEVICE;
-  x->ddev = d_dev ? di.dev : NULL;
-  x->pageable = di.kind == ACL__PTR_HOST;
-  if (x->src == NULL)
-    return 0;
-  acl__mem_classify(x->src, &si);
-  rc = acl__xfer_side(api, "src", x->src, src_extent, &si);
-  if (rc != 0)
-    return rc;
-  int s_dev = si.kind == ACL__PTR_DEVICE;
-  x->sdev = s_dev ? si.dev : NULL;
-  x->pageable = x->pageable || si.kind == ACL__PTR_HOST;
-
-  int actual = s_dev ? (d_dev ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_DEVICE_TO_HOST)
-                     : (d_dev ? ACL_MEMCPY_HOST_TO_DEVICE : ACL_MEMCPY_HOST_TO_HOST);
-  int ok;
-  switch (kind) {
-  case ACL_MEMCPY_DEFAULT:
-    ok = 1;
-    break;
-  case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
-    ok = actual == ACL_MEMCPY_HOST_TO_DEVICE;
-    break;
-  case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
-    ok = actual == ACL_MEMCPY_DEVICE_TO_DEVICE && x->sdev == x->ddev;
-    break;
-  case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
-    ok = actual == ACL_MEMCPY_DEVICE_TO_DEVICE && x->sdev != x->ddev;
-    break;
-  default:
-    ok = actual == kind;
-    break;
-  }
-  if (!ok) {
-    char dwhere[64] = "", swhere[64] = "";
-    if (d_dev)
-      snprintf(dwhere, sizeof(dwhere), " of device %d", (int)x->ddev->id);
-    if (s_dev)
-      snprintf(swhere, sizeof(swhere), " of device %d", (int)x->sdev->id);
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "kind is %s, but dst %p is %s%s and src %p is %s%s: that is a %s copy. Remedy: pass the "
-                     "kind that matches the pointers (%s), or ACL_MEMCPY_DEFAULT to let the runtime infer it",
-                     acl__kind_names[kind], x->dst, acl__ptr_kind_text(&di), dwhere, x->src, acl__ptr_kind_text(&si),
-                     swhere, acl__kind_names[actual] + strlen("ACL_MEMCPY_"),
-                     actual == ACL_MEMCPY_DEVICE_TO_DEVICE
-                         ? (x->sdev == x->ddev ? "ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_INNER_DEVICE_TO_DEVICE"
-                                               : "ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_INTER_DEVICE_TO_DEVICE")
-                         : acl__kind_names[actual]);
-  }
-  if (actual == ACL_MEMCPY_DEVICE_TO_DEVICE && x->sdev != x->ddev && !acl__peer_enabled(x->sdev, x->ddev) &&
-      !acl__peer_enabled(x->ddev, x->sdev))
-    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "copying from device %d to device %d needs peer access between them, and it is not "
-                     "enabled. Remedy: aclrtSetDevice(%d) then aclrtDeviceEnablePeerAccess(%d, 0) (check with "
-                     "aclrtDeviceCanAccessPeer)",
-                     (int)x->sdev->id, (int)x->ddev->id, (int)x->sdev->id, (int)x->ddev->id);
-  if (is_async && actual == ACL_MEMCPY_HOST_TO_HOST)
-    return acl__fail(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
-                     "dst %p and src %p are both host memory: an Ascend card's copy engines cannot run a "
-                     "host-to-host copy on a stream. Remedy: use memcpy, or aclrtMemcpy with "
-                     "ACL_MEMCPY_HOST_TO_HOST",
-                     x->dst, x->src);
-  return 0;
-}
-
-/* ---- transfers: execution ------------------------------------------------------ */
-
-static void acl__xfer_run_rows(const acl__xfer *x) {
-  char *d = x->dst;
-  const char *s = x->staging ? (const char *)x->staging : (const char *)x->src;
-  size_t s_pitch = x->staging ? x->width : x->spitch;
-  for (size_t r = 0; r < x->height; r++) {
-    char *row = d + r * x->dpitch;
-    if (x->op == ACL__XFER_COPY) {
-      memmove(row, s + r * s_pitch, x->width);
-    } else if (x->op == ACL__XFER_FILL8) {
-      memset(row, (int)(x->value & 0xffu), x->width);
-    } else {
-      for (size_t i = 0; i + 4 <= x->width; i += 4)
-        memcpy(row + i, &x->value, 4);
-    }
-  }
-}
-
-/* In the calling thread, with access to the devices involved. */
-static void acl__xfer_now(const acl__xfer *x) {
-  if (x->ddev != NULL)
-    acl__device_access_begin(x->ddev);
-  if (x->sdev != NULL)
-    acl__device_access_begin(x->sdev);
-  acl__xfer_run_rows(x);
-  if (x->sdev != NULL)
-    acl__device_access_end(x->sdev);
-  if (x->ddev != NULL)
-    acl__device_access_end(x->ddev);
-}
-
-/* A caller waiting for its own task (pageable host memory). */
-typedef struct acl__xfer_waiter {
-  pthread_mutex_t lock;
-  pthread_cond_t cond;
-  int done;
-  int discarded;
-} acl__xfer_waiter;
-
-typedef struct acl__xfer_task {
-  acl__xfer x;
-  acl__xfer_waiter *waiter;
-} acl__xfer_task;
-
-static int acl__xfer_task_run(acl__task *t) {
-  acl__xfer_task *p = acl__task_payload(t);
-  /* Executors run with device access; memory of another device is covered too. */
-  acl__xfer_now(&p->x);
-  return 0;
-}
-
-static void acl__xfer_task_release(acl__task *t) {
-  acl__xfer_task *p = acl__task_payload(t);
-  free(p->x.staging);
-  acl__xfer_waiter *w = p->waiter;
-  int discarded = t->discarded;
-  free(t);
-  if (w != NULL) {
-    pthread_mutex_lock(&w->lock);
-    w->done = 1;
-    w->discarded = discarded;
-    pthread_cond_signal(&w->cond);
-    pthread_mutex_unlock(&w->lock); /* w may be gone after this */
-  }
-}
-
-/* Queues x on s; waits for it when it involves pageable host memory. */
-static int acl__xfer_submit(const char *api, acl__stream *s, acl__xfer *x) {
-  int wait = x->pageable && x->staging == NULL;
-  if (wait) {
-    int rc = acl__callback_forbid(api);
-    if (rc != 0) {
-      free(x->staging);
-      return rc;
-    }
-  }
-  acl__task *t = acl__task_new(sizeof(acl__xfer_task), acl__xfer_task_run, NULL);
-  if (t == NULL) {
-    free(x->staging);
-    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for a task");
-  }
-  const char *what = x->op == ACL__XFER_COPY ? "copy" : "fill";
-  const char *dir = x->op != ACL__XFER_COPY ? (x->ddev ? "device" : "host")
-                    : x->sdev               ? (x->ddev ? "device to device" : "device to host")
-                                            : (x->ddev ? "host to device" : "host to host");
-  char desc[160];
-  if (x->height <= 1)
-    snprintf(desc, sizeof(desc), "%s of %zu bytes, %s", what, x->width, dir);
-  else
-    snprintf(desc, sizeof(desc), "2d %s of %zu rows of %zu bytes, %s", what, x->height, x->width, dir);
-  size_t dlen = strnlen(desc, sizeof(t->what) - 1); /* a long description is cut, which is fine */
-  memcpy(t->what, desc, dlen);
-  t->what[dlen] = '\0';
-  t->release = acl__xfer_task_release;
-  acl__xfer_task *p = acl__task_payload(t);
-  p->x = *x;
-  acl__xfer_waiter w;
-  if (wait) {
-    pthread_mutex_init(&w.lock, NULL);
-    pthread_cond_init(&w.cond, NULL);
-    w.done = w.discarded = 0;
-    p->waiter = &w;
-  }
-  int rc = acl__stream_submit(s, t);
-  if (rc == 0 && wait) {
-    pthread_mutex_lock(&w.lock);
-    while (!w.done)
-      pthread_cond_wait(&w.cond, &w.lock);
-    pthread_mutex_unlock(&w.lock);
-    if (w.discarded)
-      rc = acl__fail(api, ACL_ERROR_RT_STREAM_ABORT, __FILE__, __LINE__,
-                     "the %s on stream %d was discarded before it ran: an earlier task of the stream failed and "
-                     "the stream stops on failure (ACL_STOP_ON_FAILURE), or the stream was destroyed",
-                     what, s->id);
-  } else if (rc != 0) {
-    rc = acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks: it is being destroyed", s->id);
-  }
-  if (wait) {
-    /* (a failed submit released the task already: nothing to wait for) */
-    pthread_cond_destroy(&w.cond);
-    pthread_mutex_destroy(&w.lock);
-  }
-  return rc;
-}
-
 /* ---- copies ------------------------------------------------------------------ */
-
-static int acl__kind_valid(const char *api, int kind) {
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
-    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "kind %d is not an aclrtMemcpyKind value (0..7)",
-                     kind);
-  return 0;
-}
 
 static int acl__memcpy_body(const char *api, void *dst, size_t destMax, const void *src, size_t count, int kind,
                             int async, aclrtStream stream) {
@@ -549,7 +268,7 @@ static int acl__memcpy_body(const char *api, void *dst, size_t destMax, const vo
       return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory to stage %zu bytes", count);
     memcpy(x.staging, src, count);
   }
-  return acl__xfer_submit(api, s, &x);
+  return acl__xfer_submit(api, s, &x, 1);
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
@@ -558,6 +277,18 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
+  return acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 1, stream);
+}
+
+/* Deprecated: aclrtMemcpyAsync with fewer kinds (no INNER / INTER device
+ * kinds).  The runtime checks whether host memory is page-locked, which it
+ * does for every asynchronous copy anyway. */
+aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                                       aclrtStream stream) {
+  if (count != 0 && (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE))
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                     "kind %s is not accepted here: use ACL_MEMCPY_DEVICE_TO_DEVICE, or aclrtMemcpyAsync",
+                     acl__kind_names[kind]);
   return acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 1, stream);
 }
 
@@ -608,7 +339,7 @@ static int acl__memcpy2d_body(const char *api, void *dst, size_t dpitch, const v
     acl__xfer_now(&x);
     return 0;
   }
-  return acl__xfer_submit(api, s, &x);
+  return acl__xfer_submit(api, s, &x, 1);
 }
 
 aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
@@ -651,7 +382,7 @@ static int acl__fill_body(const char *api, void *ptr, size_t max, size_t bytes, 
     acl__xfer_now(&x);
     return 0;
   }
-  return acl__xfer_submit(api, s, &x);
+  return acl__xfer_submit(api, s, &x, 1);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -737,6 +468,7 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
   switch (in.kind) {
   case ACL__PTR_DEVICE:
   case ACL__PTR_DEVICE_UNALLOCATED:
+  case ACL__PTR_REGISTERED_DEVICE: /* undefined input for the vendor: a device-side address */
     if (in.dev != NULL) {
       attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
       attributes->location.id = (uint32_t)in.dev->id;
@@ -745,12 +477,108 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
     }
     break;
   case ACL__PTR_PINNED_HOST:
+  case ACL__PTR_REGISTERED_HOST:
     attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
     break;
+  case ACL__PTR_MANAGED:
+    attributes->location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
+    attributes->location.id = in.dev != NULL ? (uint32_t)in.dev->id : 0;
+    attributes->pageSize = 2u << 20;
+    return 0;
   default:
     attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
     break;
   }
   attributes->pageSize = acl__mem_page_size(ptr);
+  return 0;
+}
+
+/* aclrtCheckMemType: DVPP memory (acldvppMalloc) and reserved ranges
+ * (aclrtReserveMemAddress) are kinds openacl's memory never is, so only
+ * ACL_RT_MEM_TYPE_DEV can match: a live device allocation of any device. */
+aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult, uint32_t reserve) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
+  if (addrList == NULL || checkResult == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", addrList == NULL ? "addrList" : "checkResult");
+  if (reserve != 0)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "reserve is %u; it is reserved and must be 0", reserve);
+  if (size == 0)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "size is 0: the list must hold at least one address");
+  const uint32_t known = ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP | ACL_RT_MEM_TYPE_RSVD;
+  if (memType == 0 || (memType & ~known) != 0)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                     "memType 0x%x is not an OR of ACL_RT_MEM_TYPE_DEV (0x2), ACL_RT_MEM_TYPE_DVPP (0x8) and "
+                     "ACL_RT_MEM_TYPE_RSVD (0x10)",
+                     memType);
+  uint32_t ok = 1;
+  for (uint32_t i = 0; i < size && ok; i++) {
+    acl__ptr_info in;
+    acl__mem_classify(addrList[i], &in);
+    ok = (memType & ACL_RT_MEM_TYPE_DEV) != 0 && in.kind == ACL__PTR_DEVICE;
+  }
+  *checkResult = ok;
+  return 0;
+}
+
+/* Component names of aclrtGetMemUsageInfo: allocations without a module id
+ * are the application's. */
+static void acl__usage_name(uint16_t module, char name[32]) {
+  if (module == ACL__MEM_MODULE_APP)
+    snprintf(name, 32, "APP");
+  else
+    snprintf(name, 32, "module %u", (unsigned)module);
+}
+
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, size_t *outputNum) {
+  int rc = 0;
+  if (memUsageInfo == NULL || outputNum == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", memUsageInfo == NULL ? "memUsageInfo" : "outputNum");
+  if (inputNum == 0)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "inputNum is 0: pass the number of entries memUsageInfo holds");
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
+  acl__device *d = acl__device_get(__func__, deviceId, &rc);
+  if (d == NULL)
+    return rc;
+  acl__mem_usage u[ACL__MEM_USAGE_MAX];
+  size_t n = acl__mem_usage_get(d, u, ACL__MEM_USAGE_MAX);
+  if (n > ACL__MEM_USAGE_MAX)
+    n = ACL__MEM_USAGE_MAX;
+  /* Largest current use first (insertion sort: a handful of entries). */
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && u[j].cur > u[j - 1].cur; j--) {
+      acl__mem_usage t = u[j];
+      u[j] = u[j - 1];
+      u[j - 1] = t;
+    }
+  size_t out = n < inputNum ? n : inputNum;
+  for (size_t i = 0; i < out; i++) {
+    memset(&memUsageInfo[i], 0, sizeof(memUsageInfo[i]));
+    acl__usage_name(u[i].module, memUsageInfo[i].name);
+    memUsageInfo[i].curMemSize = u[i].cur;
+    memUsageInfo[i].memPeakSize = u[i].peak;
+  }
+  *outputNum = out;
+  return 0;
+}
+
+aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism) {
+  int rc = 0;
+  if (mechanism == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "mechanism is NULL");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  acl__device *d = acl__device_get(__func__, deviceId, &rc);
+  if (d == NULL)
+    return rc;
+  const char *m = acl__mem_protection(d);
+  if (m == NULL)
+    return ACL__FAIL(ACL_ERROR_RT_CONTEXT_NULL,
+                     "device %d is not open: its memory, and how it is protected, exist from aclrtSetDevice(%d) on",
+                     (int)deviceId, (int)deviceId);
+  *mechanism = m;
   return 0;
 }

@@ -251,6 +251,19 @@ int acl__env_load(acl__env *env, acl__diags *diags) {
   acl__env_int("OPENACL_EXECUTOR_THREADS", 1, 256, &env->executor_threads, diags);
   acl__env_device_memory(env, diags);
   acl__env_int("OPENACL_DEVICE_MEMORY_HOST_ACCESS", 0, 1, &env->device_memory_host_access, diags);
+  const char *mp = getenv("OPENACL_MEMORY_PROTECTION");
+  if (mp != NULL && *mp != '\0') {
+    static const char *const names[] = {"auto", "pkeys", "alias", "off"};
+    int found = -1;
+    for (int i = 0; i < 4; i++)
+      if (strcmp(mp, names[i]) == 0)
+        found = i;
+    if (found >= 0)
+      env->memory_protection = found; /* names[] is in ACL__MEMPROT_* order */
+    else
+      acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_MEMORY_PROTECTION",
+                     "value '%s' is not one of auto, pkeys, alias, off; using auto instead", mp);
+  }
 
   acl__env_parse_device_list(getenv("ASCEND_RT_VISIBLE_DEVICES"), 0, &env->rt_visible_devices);
   acl__env_parse_device_list(getenv("ASCEND_VISIBLE_DEVICES"), 1, &env->visible_devices);

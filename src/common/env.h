@@ -49,7 +49,14 @@ typedef struct acl__env {
   uint64_t device_memory;                /* OPENACL_DEVICE_MEMORY: bytes per device (K/M/G suffixes),
                                             default half the host's memory, at most 32 GiB */
   int device_memory_host_access;         /* OPENACL_DEVICE_MEMORY_HOST_ACCESS=1: host code may touch device memory */
+  int memory_protection;                 /* OPENACL_MEMORY_PROTECTION: an ACL__MEMPROT_* value, default AUTO */
 } acl__env;
+
+/* How host code is kept out of device memory (docs/memory.md). */
+#define ACL__MEMPROT_AUTO 0  /* the best this machine offers: pkeys, else alias, else off */
+#define ACL__MEMPROT_PKEYS 1 /* memory protection keys */
+#define ACL__MEMPROT_ALIAS 2 /* a shared-memory object mapped twice */
+#define ACL__MEMPROT_OFF 3   /* not trapped */
 
 /* Reads the environment.  Bad values produce warnings in `diags` (may be
  * NULL).  Returns 0, or ACL_ERROR_BAD_ALLOC when out of memory. */

@@ -1,6 +1,6 @@
 /*
  * backend.h - the contract between the runtime (src/rt) and a device
- * backend (src/hal/<name>/).  Version 1.
+ * backend (src/hal/<name>/).  Version 2.
  *
  * A backend fills one acl__backend_ops table.  New hooks are only ever
  * appended; `version` says how many a table has.  The runtime calls:
@@ -29,6 +29,24 @@
  *                    module_unload likewise.
  *   timestamp_ns     any thread, never blocks: the device clock.
  *
+ * Version 2 appends the hooks of the protection mechanisms (docs/memory.md);
+ * the runtime calls them only when `version` >= 2:
+ *   mem_alias        after mem_reserve, device lock held: where device
+ *                    threads reach the region - the base of a second
+ *                    mapping of the same memory, or NULL when they use the
+ *                    region's own addresses (protection keys, or none).
+ *                    The runtime translates every device pointer it hands
+ *                    to device code by (alias - base).
+ *   mem_discard      any thread, the runtime's memory lock held, never
+ *                    blocks for long: the contents of [addr, addr + len)
+ *                    (region addresses, page-aligned) are no longer
+ *                    needed; give the physical memory back.
+ *   mem_protection   any thread: the mechanism in force for this device,
+ *                    "pkeys", "alias" or "off".
+ *   thread_has_access  async-signal-safe, any thread: 1 when the calling
+ *                    thread is between access_begin and access_end (the
+ *                    fault handler tells device code from host code).
+ *
  * Hooks that return int return 0 on success or an aclError the runtime
  * passes on to the user (module_load: a code such as ACL_ERROR_INVALID_FILE
  * or ACL_ERROR_RT_FEATURE_NOT_SUPPORT, with the reason in `why`).
@@ -41,7 +59,7 @@
 
 #include "common/env.h"
 
-#define ACL__BACKEND_VERSION 1
+#define ACL__BACKEND_VERSION 2
 
 /* Static properties of one physical device, filled by probe. */
 typedef struct acl__device_props {
@@ -52,6 +70,7 @@ typedef struct acl__device_props {
   int vector_core_num;
   uint64_t l2_size;
   int host_access;              /* 1: host code may touch device memory (debug switch) */
+  int mem_protection;           /* ACL__MEMPROT_* asked for (OPENACL_MEMORY_PROTECTION) */
 } acl__device_props;
 
 typedef struct acl__backend_dev acl__backend_dev;  /* the backend's per-device state */
@@ -73,6 +92,11 @@ typedef struct acl__backend_ops {
   int (*module_get_function)(void *module, const char *name, acl__kernel_entry *fn);
   void (*module_unload)(void *module);
   uint64_t (*timestamp_ns)(acl__backend_dev *dev);
+  /* version 2 */
+  void *(*mem_alias)(acl__backend_dev *dev);
+  void (*mem_discard)(acl__backend_dev *dev, void *addr, size_t len);
+  const char *(*mem_protection)(acl__backend_dev *dev);
+  int (*thread_has_access)(void);
 } acl__backend_ops;
 
 /* The backends built in.  OPENACL_BACKEND picks one ("cpu" by default). */

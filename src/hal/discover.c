@@ -59,10 +59,13 @@ void acl__hal_discover(const acl__env *env, acl__hal_info *info) {
         return;
       }
       info->user_to_physical[i] = mounted[rt->ids[i]];
+      info->user_to_logical[i] = rt->ids[i];
     }
     info->visible_count = (int)rt->count;
   } else {
     memcpy(info->user_to_physical, mounted, (size_t)n * sizeof(mounted[0]));
+    for (int i = 0; i < n; i++)
+      info->user_to_logical[i] = i;
     info->visible_count = n;
   }
   /* aclrtGetSocName reports the first visible device's SoC. */

@@ -20,6 +20,7 @@ typedef struct acl__hal_info {
   int physical_count;                 /* devices the backend offers */
   int visible_count;                  /* after ASCEND_VISIBLE_DEVICES and ASCEND_RT_VISIBLE_DEVICES */
   int32_t user_to_physical[ACL__ENV_MAX_DEVICES];
+  int32_t user_to_logical[ACL__ENV_MAX_DEVICES];  /* the ASCEND_RT_VISIBLE_DEVICES entry (= user id when unset) */
   char soc_name[64];
   char visibility_error[256];         /* "" when the visibility variables are valid */
 } acl__hal_info;

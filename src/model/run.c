@@ -182,7 +182,7 @@ static int check_input(const char *api, const acl__model *m, const aclmdlDataset
     if (rc != 0)
       return rc;
   }
-  t->data = bytes > 0 ? addr : &empty_tensor_byte;
+  t->data = bytes > 0 ? acl__mem_dev_ptr(addr) : &empty_tensor_byte; /* read on the device (memory.h) */
   t->size = bytes;
   t->owned = 0;
   return 0;
@@ -249,7 +249,8 @@ static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
   }
   if (e == NULL)
     return acl__exec_run(m->graph, r->in, r->n_in, outs, r->n_out, diags);
-  return acl__engine_run(e, r->in, r->n_in, outs, r->n_out, r->threads, m->work_mem, m->work_size, diags);
+  return acl__engine_run(e, r->in, r->n_in, outs, r->n_out, r->threads, acl__mem_dev_ptr(m->work_mem), m->work_size,
+                         diags);
 }
 
 static int run_task_run(acl__task *task) {
@@ -289,7 +290,7 @@ static int run_task_run(acl__task *task) {
     const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
     const acl__tensor *t = &outs[i];
     if (t->size > 0)
-      memcpy(r->out[i].addr, t->data, t->size);
+      memcpy(acl__mem_dev_ptr(r->out[i].addr), t->data, t->size);
     /* a shape only known now: tell the caller through the output dataset */
     if (shape_differs(gt, t) && acl__handle_valid(r->output, ACL__H_DATASET) &&
         i < aclmdlGetDatasetNumBuffers(r->output)) {

@@ -21,6 +21,7 @@
 
 #include "common/errmsg.h"
 #include "model/model.h"
+#include "rt/memory.h"
 
 static size_t align_up(size_t n) {
   return n > SIZE_MAX - (ACL__MODEL_WEIGHT_ALIGN - 1)
@@ -76,14 +77,15 @@ int acl__model_weights_move(const char *api, acl__graph *g, void *mem, size_t si
                        "copying weight \"%s\" (%zu bytes) into the weight memory at %p failed (aclrtMemcpy: %s)",
                        t->name, t->data_size, dst, aclGetRecentErrMsg());
     free(t->data);
-    t->data = dst;
+    t->data = acl__mem_dev_ptr(dst); /* read by the engine on the device (rt/memory.h) */
     off += align_up(t->data_size);
   }
   return 0;
 }
 
 void acl__model_weights_forget(acl__graph *g, const void *mem, size_t size) {
-  const char *lo = mem, *hi = lo + size;
+  /* as acl__model_weights_move stored them, even if the device closed since */
+  const char *lo = acl__mem_dev_ptr_ever(mem), *hi = lo + size;
   for (size_t i = 0; i < g->n_tensors; i++) {
     acl__graph_tensor *t = &g->tensors[i];
     if (t->data != NULL && (const char *)t->data >= lo && (const char *)t->data < hi)

@@ -50,7 +50,9 @@ struct acl__mblock {
   const char *api;    /* "aclrtMalloc", ... */
   const char *caller; /* where it was called from (interned) */
   uint32_t policy;
+  uint16_t module; /* the component it is counted for (aclrtGetMemUsageInfo) */
   uint64_t serial; /* allocation number on this device */
+  void *owner;     /* the owner's record (host_register.c: the registration) */
 };
 
 typedef struct acl__node_chunk acl__node_chunk;

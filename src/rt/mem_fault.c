@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common/env.h"
+#include "rt/mem_internal.h"
 
 #ifndef SEGV_PKUERR
 #define SEGV_PKUERR 4
@@ -35,24 +36,39 @@
 static struct {
   atomic_uintptr_t base;
   atomic_size_t span;
+  _Atomic(const char *) mech;
+  _Atomic(int (*)(void)) has_access;
 } acl__fault_regions[ACL__ENV_MAX_DEVICES];
+static atomic_uintptr_t acl__fault_win_base;
+static atomic_size_t acl__fault_win_span;
+/* The has_access of the last region registered: asks whether the faulting
+ * thread is device code when the fault is in the registration window. */
+static _Atomic(int (*)(void)) acl__fault_has_access;
 
 static struct sigaction acl__fault_prev;
+static atomic_int acl__fault_open_warned; /* the first acl__mem_fault_open was reported */
 static pthread_once_t acl__fault_once = PTHREAD_ONCE_INIT;
 
 /* ---- tables ------------------------------------------------------------ */
 
-void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span) {
+void acl__mem_fault_region(int32_t dev_id, uintptr_t base, size_t span, const char *mech, int (*has_access)(void)) {
   if (dev_id < 0 || dev_id >= ACL__ENV_MAX_DEVICES)
     return;
   atomic_store_explicit(&acl__fault_regions[dev_id].span, 0, memory_order_release);
   atomic_store_explicit(&acl__fault_regions[dev_id].base, base, memory_order_release);
+  atomic_store_explicit(&acl__fault_regions[dev_id].mech, mech, memory_order_release);
+  atomic_store_explicit(&acl__fault_regions[dev_id].has_access, has_access, memory_order_release);
+  if (has_access != NULL)
+    atomic_store_explicit(&acl__fault_has_access, has_access, memory_order_release);
   atomic_store_explicit(&acl__fault_regions[dev_id].span, span, memory_order_release);
 }
 
-/* `hint` is the slot that last described this address (or -1): a block
- * the caching allocator hands out again reuses its slot, which is still in
- * cache, instead of claiming a fresh one. */
+void acl__mem_fault_window(uintptr_t base, size_t span) {
+  atomic_store_explicit(&acl__fault_win_span, 0, memory_order_release);
+  atomic_store_explicit(&acl__fault_win_base, base, memory_order_release);
+  atomic_store_explicit(&acl__fault_win_span, span, memory_order_release);
+}
+
 /* ---- caller names ---------------------------------------------------------- */
 
 #define ACL__CALLER_SLOTS 256
@@ -123,7 +139,7 @@ void acl__mem_fault_atfork_child(void) { pthread_mutex_init(&acl__caller_lock, N
 /* ---- the handler ------------------------------------------------------------- */
 
 typedef struct acl__sbuf {
-  char b[768];
+  char b[1024];
   size_t n;
 } acl__sbuf;
 
@@ -180,36 +196,115 @@ static void acl__fault_pass_on(int sig, siginfo_t *info, void *uctx) {
   signal(sig, SIG_DFL);
 }
 
+/* A fault at a, the device-side address of registered host memory. */
+static void acl__fault_window_message(acl__sbuf *s, uintptr_t a, int device_code) {
+  uintptr_t dbase = 0, host = 0;
+  size_t size = 0;
+  const char *api = NULL, *caller = NULL;
+  int found = acl__mem_reg_fault_describe(a, &dbase, &host, &size, &api, &caller);
+  acl__sb_str(s, device_code ? "openacl: device code followed " : "openacl: host code accessed ");
+  acl__sb_hex(s, a);
+  acl__sb_str(s, ", the device-side address of registered host memory");
+  if (found) {
+    acl__sb_str(s, " (");
+    acl__sb_dec(s, (uint64_t)(a - dbase));
+    acl__sb_str(s, " bytes into the ");
+    acl__sb_dec(s, size);
+    acl__sb_str(s, "-byte range at host ");
+    acl__sb_hex(s, host);
+    acl__sb_str(s, " registered by ");
+    acl__sb_str(s, api != NULL ? api : "aclrtHostRegister");
+    acl__sb_str(s, " from ");
+    acl__sb_str(s, caller != NULL ? caller : "an unknown caller");
+    acl__sb_str(s, ")");
+  } else {
+    acl__sb_str(s, " (no live registration covers it: unregistered already?)");
+  }
+  if (device_code)
+    acl__sb_str(s, ", which it read from memory: the runtime translates such addresses only where it hands them to "
+                   "device code (kernel arguments). Remedy: pass the address as a kernel argument\n");
+  else
+    acl__sb_str(s, ", which only device code may use (a kernel argument, as on an Ascend card). Remedy: host code "
+                   "uses the host pointer it registered\n");
+}
+
 static void acl__fault_handler(int sig, siginfo_t *info, void *uctx) {
   uintptr_t a = (uintptr_t)info->si_addr;
   int dev = acl__fault_region_of(a);
-  if (dev < 0 || (info->si_code != SEGV_PKUERR && info->si_code != SEGV_ACCERR)) {
+  uintptr_t wbase = atomic_load_explicit(&acl__fault_win_base, memory_order_acquire);
+  size_t wspan = atomic_load_explicit(&acl__fault_win_span, memory_order_acquire);
+  int in_window = dev < 0 && wspan != 0 && a - wbase < wspan;
+  if ((dev < 0 && !in_window) || (info->si_code != SEGV_PKUERR && info->si_code != SEGV_ACCERR)) {
     acl__fault_pass_on(sig, info, uctx);
     return;
   }
-  uintptr_t base = 0;
-  size_t size = 0;
-  const char *api = NULL, *caller = NULL;
   acl__sbuf s;
   s.n = 0;
-  acl__sb_str(&s, "openacl: host code accessed device memory at ");
-  acl__sb_hex(&s, a);
-  acl__sb_str(&s, " (device ");
-  acl__sb_dec(&s, (uint64_t)dev);
-  if (acl__mem_fault_describe(dev, a, &base, &size, &api, &caller)) {
-    acl__sb_str(&s, ", inside a ");
-    acl__sb_dec(&s, size);
-    acl__sb_str(&s, "-byte allocation at ");
-    acl__sb_hex(&s, base);
-    acl__sb_str(&s, " made by ");
-    acl__sb_str(&s, api != NULL ? api : "aclrtMalloc");
-    acl__sb_str(&s, " from ");
-    acl__sb_str(&s, caller != NULL ? caller : "an unknown caller");
+  if (in_window) {
+    int (*has)(void) = atomic_load_explicit(&acl__fault_has_access, memory_order_acquire);
+    acl__fault_window_message(&s, a, has != NULL && has());
   } else {
-    acl__sb_str(&s, ", outside every live allocation: freed already, or never allocated");
+    uintptr_t base = 0;
+    size_t size = 0;
+    const char *api = NULL, *caller = NULL;
+    const char *mech = atomic_load_explicit(&acl__fault_regions[dev].mech, memory_order_acquire);
+    int (*has)(void) = atomic_load_explicit(&acl__fault_regions[dev].has_access, memory_order_acquire);
+    /* A device thread faults on the view only under the alias mechanism:
+     * it followed a device pointer nobody translated (a kernel that read a
+     * pointer from device memory).  A card would serve it: open the
+     * allocation's pages and let it go on, once saying what it costs. */
+    int device_code = has != NULL && has();
+    uintptr_t lo = 0, hi = 0;
+    if (device_code && mech != NULL && strcmp(mech, "alias") == 0 && acl__mem_fault_open(dev, a, &lo, &hi)) {
+      if (!atomic_exchange(&acl__fault_open_warned, 1)) {
+        acl__sb_str(&s, "openacl: warning: device code reached device memory at ");
+        acl__sb_hex(&s, a);
+        acl__sb_str(&s, " (device ");
+        acl__sb_dec(&s, (uint64_t)dev);
+        acl__sb_str(&s, ") through an address the runtime did not translate - a kernel following a device pointer it "
+                        "read from device memory? Under OPENACL_MEMORY_PROTECTION=alias that works, but [");
+        acl__sb_hex(&s, lo);
+        acl__sb_str(&s, ", ");
+        acl__sb_hex(&s, hi);
+        acl__sb_str(&s, ") is now open to host code too until it is freed (later ones are opened without this "
+                        "message). Pass device pointers as kernel arguments, or use OPENACL_MEMORY_PROTECTION=pkeys "
+                        "where the CPU has protection keys\n");
+        ssize_t w0 = write(STDERR_FILENO, s.b, s.n);
+        (void)w0;
+      }
+      return; /* the access runs again, and succeeds */
+    }
+    acl__sb_str(&s, device_code ? "openacl: device code (a kernel or a task on an executor thread) accessed device "
+                                  "memory at "
+                                : "openacl: host code accessed device memory at ");
+    acl__sb_hex(&s, a);
+    acl__sb_str(&s, " (device ");
+    acl__sb_dec(&s, (uint64_t)dev);
+    if (acl__mem_fault_describe(dev, a, &base, &size, &api, &caller)) {
+      acl__sb_str(&s, ", inside a ");
+      acl__sb_dec(&s, size);
+      acl__sb_str(&s, "-byte allocation at ");
+      acl__sb_hex(&s, base);
+      acl__sb_str(&s, " made by ");
+      acl__sb_str(&s, api != NULL ? api : "aclrtMalloc");
+      acl__sb_str(&s, " from ");
+      acl__sb_str(&s, caller != NULL ? caller : "an unknown caller");
+    } else {
+      acl__sb_str(&s, ", outside every live allocation: freed already, or never allocated");
+    }
+    if (device_code) {
+      acl__sb_str(&s, ") through the address host code holds. Under the alias protection mechanism device code "
+                      "reaches device memory only through pointers the runtime translated (a kernel's pointer "
+                      "arguments), not through a device pointer it read from device memory. Remedy: pass the "
+                      "pointer as a kernel argument, or run with OPENACL_MEMORY_PROTECTION=pkeys (where the CPU "
+                      "has protection keys) or off\n");
+    } else {
+      acl__sb_str(&s, "), which host code cannot touch, as on an Ascend card (trapped by the ");
+      acl__sb_str(&s, mech != NULL ? mech : "pkeys");
+      acl__sb_str(&s, " mechanism): copy it with aclrtMemcpy, or set OPENACL_DEVICE_MEMORY_HOST_ACCESS=1 while "
+                      "debugging\n");
+    }
   }
-  acl__sb_str(&s, "), which host code cannot touch, as on an Ascend card: copy it with aclrtMemcpy, or set "
-                  "OPENACL_DEVICE_MEMORY_HOST_ACCESS=1 while debugging\n");
   ssize_t w = write(STDERR_FILENO, s.b, s.n);
   (void)w;
   /* Die of the signal: default action, then the access runs again. */

@@ -8,10 +8,19 @@
  * leaf (nothing else is taken while it is held), so the order is
  *   device lock -> space lock        (acl__mem_open / reset / close)
  * and the API takes space locks only.  Pinned host allocations live in one
- * process-wide treap under acl__pinned.lock, also a leaf.
+ * process-wide treap under acl__pinned.lock, also a leaf but for
+ *   pinned lock -> registration lock (host_register.c)  (aclrtFreeHost)
  *
  * Lookups first compare the pointer with every open region through atomics
- * (no lock), so a host pointer costs 64 compares plus the pinned lookup.
+ * (no lock), so a host pointer costs 64 compares plus the pinned lookup
+ * (and the registration and managed lookups when there are any).
+ *
+ * Protection: the backend reserves each region and says how host code is
+ * kept out (docs/memory.md).  With the alias mechanism device code reaches
+ * the region through a second mapping; memory.c registers it with
+ * mem_xlate.c when the device opens, and classifies an alias address as the
+ * view address it stands for.  Freed pages go back through the backend's
+ * mem_discard (a shared-memory object needs a hole punched, not madvise).
  *
  * Physical memory: freed blocks keep their pages (that is the cache: the
  * next allocation of a similar size reuses them).  When more than a budget
@@ -40,12 +49,16 @@ struct acl__mem_space {
   pthread_mutex_t lock; /* guards every field below */
   int open;
   int stale; /* the parent's, in a forked child */
+  const char *mech; /* the protection mechanism (backend.h mem_protection) */
   acl__device *dev;
   int32_t dev_id;
   uint64_t capacity;
   size_t trim_budget;
   uint64_t serial; /* allocations made, for reports */
   acl__arena arena;
+  acl__mem_usage usage[ACL__MEM_USAGE_MAX]; /* per component, in first-use order */
+  size_t n_usage;
+  atomic_int opened; /* alias: the fault handler opened pages of the view (acl__mem_fault_open) */
 };
 
 static struct acl__mem_space acl__spaces[ACL__ENV_MAX_DEVICES];
@@ -62,6 +75,7 @@ static struct {
   uint32_t rng;
   size_t count, bytes;
 } acl__pinned = {PTHREAD_MUTEX_INITIALIZER, NULL, 0x12345u, 0, 0};
+static atomic_size_t acl__pinned_count; /* live pinned allocations: host pointers skip the lookup at 0 */
 
 static pthread_once_t acl__mem_once = PTHREAD_ONCE_INIT;
 static size_t acl__page;
@@ -83,6 +97,11 @@ static void acl__mem_atfork_child(void) {
   pthread_mutex_init(&acl__pinned.lock, NULL);
   acl__pinned.root = NULL;
   acl__pinned.count = acl__pinned.bytes = 0;
+  atomic_store(&acl__pinned_count, 0);
+  /* The parent's aliases are not mapped in the child (MADV_DONTFORK). */
+  acl__mem_xlate_forget_all();
+  acl__mem_reg_atfork_child();
+  acl__mem_managed_atfork_child();
   acl__mem_fault_atfork_child();
 }
 
@@ -127,19 +146,30 @@ int acl__mem_open(acl__device *d) {
   sp->trim_budget = budget < ((size_t)16 << 20)  ? ((size_t)16 << 20)
                     : budget > ((size_t)1 << 30) ? ((size_t)1 << 30)
                                                  : budget;
+  sp->n_usage = 0;
+  atomic_store(&sp->opened, 0);
+  void *alias = d->ops->mem_alias != NULL ? d->ops->mem_alias(d->bdev) : NULL;
+  const char *mech = d->ops->mem_protection != NULL ? d->ops->mem_protection(d->bdev) : "off";
+  sp->mech = mech;
   pthread_mutex_unlock(&sp->lock);
   atomic_store_explicit(&acl__ranges[d->id].span, 0, memory_order_release);
   atomic_store_explicit(&acl__ranges[d->id].base, (uintptr_t)base, memory_order_release);
   atomic_store_explicit(&acl__ranges[d->id].span, span, memory_order_release);
-  acl__mem_fault_region(d->id, (uintptr_t)base, span);
+  acl__mem_xlate_region(d->id, (uintptr_t)base, span, (uintptr_t)alias);
+  acl__mem_fault_region(d->id, (uintptr_t)base, span, mech, d->ops->thread_has_access);
   d->mem_base = base;
   d->mem = sp;
   return 0;
 }
 
+/* Gives the pages of [addr, addr + len) back (space lock held; arg: the space). */
 static void acl__mem_release_pages(uintptr_t addr, size_t len, void *arg) {
-  (void)arg;
-  madvise((void *)addr, len, MADV_DONTNEED);
+  struct acl__mem_space *sp = arg;
+  acl__device *d = sp != NULL ? sp->dev : NULL;
+  if (d != NULL && d->bdev != NULL && d->ops->mem_discard != NULL)
+    d->ops->mem_discard(d->bdev, (void *)addr, len);
+  else
+    madvise((void *)addr, len, MADV_DONTNEED);
 }
 
 struct acl__leaks {
@@ -172,7 +202,10 @@ void acl__mem_reset(acl__device *d) {
   if (sp->open) {
     acl__arena_foreach(&sp->arena, acl__mem_leak_cb, &leaks);
     acl__arena_reset(&sp->arena);
-    acl__mem_release_pages(sp->arena.base, sp->arena.span, NULL);
+    acl__mem_release_pages(sp->arena.base, sp->arena.span, sp);
+    sp->n_usage = 0;
+    if (atomic_exchange(&sp->opened, 0))
+      mprotect((void *)sp->arena.base, sp->arena.span, PROT_NONE);
   }
   pthread_mutex_unlock(&sp->lock);
   if (leaks.count > 0)
@@ -188,7 +221,8 @@ void acl__mem_close(acl__device *d) {
   if (sp == NULL)
     return;
   atomic_store_explicit(&acl__ranges[sp->dev_id].span, 0, memory_order_release);
-  acl__mem_fault_region(sp->dev_id, 0, 0);
+  acl__mem_xlate_region(sp->dev_id, 0, 0, 0);
+  acl__mem_fault_region(sp->dev_id, 0, 0, NULL, NULL);
   pthread_mutex_lock(&sp->lock);
   if (sp->open) {
     acl__arena_foreach(&sp->arena, acl__mem_leak_cb, &(struct acl__leaks){0});
@@ -218,7 +252,7 @@ static int acl__mem_region_of(uintptr_t p) {
 
 void acl__mem_classify(const void *p, acl__ptr_info *info) {
   memset(info, 0, sizeof(*info));
-  uintptr_t a = (uintptr_t)p;
+  uintptr_t a = acl__mem_view_of((uintptr_t)p);
   int r = a != 0 ? acl__mem_region_of(a) : -1;
   if (r >= 0) {
     struct acl__mem_space *sp = &acl__spaces[r];
@@ -240,15 +274,47 @@ void acl__mem_classify(const void *p, acl__ptr_info *info) {
   info->kind = ACL__PTR_HOST;
   if (a == 0)
     return;
-  pthread_mutex_lock(&acl__pinned.lock);
-  acl__mblock *b = acl__mtree_floor(acl__pinned.root, a);
-  if (b != NULL && a - b->addr < b->size) {
-    info->kind = ACL__PTR_PINNED_HOST;
-    info->alloc_base = (void *)b->addr;
-    info->alloc_size = b->requested;
-    info->offset = a - b->addr;
+  /* Registered memory first: a registration inside pinned memory is the
+   * narrower range, and copies of registered memory should cost what
+   * copies of pinned memory cost (one lookup each). */
+  if (acl__mem_reg_classify(a, info))
+    return;
+  if (atomic_load_explicit(&acl__pinned_count, memory_order_acquire) != 0) {
+    pthread_mutex_lock(&acl__pinned.lock);
+    acl__mblock *b = acl__mtree_floor(acl__pinned.root, a);
+    if (b != NULL && a - b->addr < b->size) {
+      info->kind = ACL__PTR_PINNED_HOST;
+      info->alloc_base = (void *)b->addr;
+      info->alloc_size = b->requested;
+      info->offset = a - b->addr;
+    }
+    pthread_mutex_unlock(&acl__pinned.lock);
+    if (info->kind == ACL__PTR_PINNED_HOST)
+      return;
   }
-  pthread_mutex_unlock(&acl__pinned.lock);
+  if (acl__mem_managed_classify(a, info))
+    return;
+  memset(info, 0, sizeof(*info));
+}
+
+const char *acl__mem_protection(acl__device *d) {
+  if (d == NULL || d->id < 0 || d->id >= ACL__ENV_MAX_DEVICES)
+    return NULL;
+  struct acl__mem_space *sp = &acl__spaces[d->id];
+  pthread_mutex_lock(&sp->lock);
+  const char *m = sp->open ? sp->mech : NULL;
+  pthread_mutex_unlock(&sp->lock);
+  return m;
+}
+
+acl__device *acl__mem_open_device(int32_t id) {
+  if (id < 0 || id >= ACL__ENV_MAX_DEVICES)
+    return NULL;
+  struct acl__mem_space *sp = &acl__spaces[id];
+  pthread_mutex_lock(&sp->lock);
+  acl__device *d = sp->open ? sp->dev : NULL;
+  pthread_mutex_unlock(&sp->lock);
+  return d;
 }
 
 acl__device *acl__mem_owner(const void *p) {
@@ -299,8 +365,33 @@ void acl__mem_info(acl__device *d, size_t *free_bytes, size_t *total_bytes) {
 
 /* ---- device allocations ------------------------------------------------------ */
 
-int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t charged, uint32_t policy, const void *ra,
-                   void **out) {
+/* The usage entry of `module` (space lock held); NULL when the table is full. */
+static acl__mem_usage *acl__mem_usage_of(struct acl__mem_space *sp, uint16_t module) {
+  for (size_t i = 0; i < sp->n_usage; i++)
+    if (sp->usage[i].module == module)
+      return &sp->usage[i];
+  if (sp->n_usage == ACL__MEM_USAGE_MAX)
+    return NULL;
+  acl__mem_usage *u = &sp->usage[sp->n_usage++];
+  memset(u, 0, sizeof(*u));
+  u->module = module;
+  return u;
+}
+
+size_t acl__mem_usage_get(acl__device *d, acl__mem_usage *out, size_t max) {
+  if (d == NULL || d->id < 0 || d->id >= ACL__ENV_MAX_DEVICES)
+    return 0;
+  struct acl__mem_space *sp = &acl__spaces[d->id];
+  pthread_mutex_lock(&sp->lock);
+  size_t n = sp->open ? sp->n_usage : 0;
+  for (size_t i = 0; i < n && i < max; i++)
+    out[i] = sp->usage[i];
+  pthread_mutex_unlock(&sp->lock);
+  return n;
+}
+
+int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t charged, uint32_t policy,
+                   uint16_t module, const void *ra, void **out) {
   struct acl__mem_space *sp = &acl__spaces[d->id];
   const char *caller = acl__mem_caller_name(ra);
   const char *api_name = api; /* the caller's __func__: static, so the fault handler may print it */
@@ -336,9 +427,16 @@ int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t cha
   }
   b->requested = requested;
   b->policy = policy;
+  b->module = module;
   b->api = api_name;
   b->caller = caller;
   b->serial = ++sp->serial;
+  acl__mem_usage *u = acl__mem_usage_of(sp, module);
+  if (u != NULL) {
+    u->cur += charged;
+    if (u->cur > u->peak)
+      u->peak = u->cur;
+  }
   pthread_mutex_unlock(&sp->lock);
   *out = (void *)b->addr;
   return 0;
@@ -348,6 +446,11 @@ int acl__mem_free(const char *api, void *p) {
   uintptr_t a = (uintptr_t)p;
   int r = acl__mem_region_of(a);
   if (r < 0) {
+    int rc = 0;
+    if (acl__mem_managed_free(api, p, &rc))
+      return 0;
+    if (rc != 0)
+      return rc;
     acl__ptr_info info;
     acl__mem_classify(p, &info);
     if (info.kind == ACL__PTR_PINNED_HOST)
@@ -385,9 +488,19 @@ int acl__mem_free(const char *api, void *p) {
                      "pass aclrtFree the pointer aclrtMalloc returned",
                      p, off, req, (void *)start, r);
   }
+  acl__mem_usage *u = acl__mem_usage_of(sp, b->module);
+  if (u != NULL)
+    u->cur -= u->cur >= b->charged ? b->charged : u->cur;
+  if (atomic_load_explicit(&sp->opened, memory_order_acquire)) {
+    /* Close what device code opened (a neighbour sharing an edge page that
+     * is still in use faults again and is opened again). */
+    uintptr_t lo = b->addr & ~(uintptr_t)(acl__page - 1);
+    uintptr_t hi = (b->addr + b->size + acl__page - 1) & ~(uintptr_t)(acl__page - 1);
+    mprotect((void *)lo, hi - lo, PROT_NONE);
+  }
   acl__arena_free(&sp->arena, b);
   if (acl__arena_dirty(&sp->arena) > sp->trim_budget)
-    acl__arena_trim(&sp->arena, acl__page, acl__mem_release_pages, NULL);
+    acl__arena_trim(&sp->arena, acl__page, acl__mem_release_pages, sp);
   pthread_mutex_unlock(&sp->lock);
   return 0;
 }
@@ -416,6 +529,7 @@ int acl__mem_host_alloc(const char *api, size_t size, const void *ra, void **out
   acl__pinned.root = acl__mtree_insert(acl__pinned.root, n, &acl__pinned.rng);
   acl__pinned.count++;
   acl__pinned.bytes += size;
+  atomic_fetch_add(&acl__pinned_count, 1);
   pthread_mutex_unlock(&acl__pinned.lock);
   *out = p;
   return 0;
@@ -426,9 +540,11 @@ int acl__mem_host_free(const char *api, void *p) {
   pthread_mutex_lock(&acl__pinned.lock);
   acl__mblock *b = acl__mtree_floor(acl__pinned.root, a);
   if (b != NULL && b->addr == a) {
+    acl__mem_reg_drop_range((void *)b->addr, b->size); /* a leaf lock under the pinned one */
     acl__pinned.root = acl__mtree_erase(acl__pinned.root, a);
     acl__pinned.count--;
     acl__pinned.bytes -= b->requested;
+    atomic_fetch_sub(&acl__pinned_count, 1);
     pthread_mutex_unlock(&acl__pinned.lock);
     free((void *)b->addr);
     free(b);
@@ -461,5 +577,23 @@ int acl__mem_fault_describe(int dev, uintptr_t a, uintptr_t *addr, size_t *size,
   *size = b->requested;
   *api = b->api;
   *caller = b->caller;
+  return 1;
+}
+
+int acl__mem_fault_open(int dev, uintptr_t a, uintptr_t *lo_out, uintptr_t *hi_out) {
+  /* Signal handler: no lock.  The block is read best effort, as above. */
+  if (dev < 0 || dev >= ACL__ENV_MAX_DEVICES)
+    return 0;
+  struct acl__mem_space *sp = &acl__spaces[dev];
+  acl__mblock *b = acl__mtree_floor(sp->arena.root, a);
+  if (b == NULL || b->is_free || a - b->addr >= b->size)
+    return 0;
+  uintptr_t page = acl__page ? acl__page : 4096;
+  uintptr_t lo = b->addr & ~(page - 1), hi = (b->addr + b->size + page - 1) & ~(page - 1);
+  if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
+    return 0;
+  atomic_store_explicit(&sp->opened, 1, memory_order_release);
+  *lo_out = lo;
+  *hi_out = hi;
   return 1;
 }

@@ -23,6 +23,7 @@ static int acl__cpu_probe(const acl__env *env, int *count, acl__device_props *pr
     p->vector_core_num = env->executor_threads;
     p->l2_size = 0;                             /* reported as unknown: no dedicated cache */
     p->host_access = env->device_memory_host_access;
+    p->mem_protection = env->memory_protection;
   }
   *count = n;
   return 0;
@@ -34,6 +35,7 @@ static int acl__cpu_device_open(int phys_id, const acl__device_props *props, acl
     return -1;
   d->phys_id = phys_id;
   d->props = *props;
+  d->mem_fd = -1;
   *out = d;
   return 0;
 }
@@ -65,4 +67,8 @@ const acl__backend_ops acl__backend_cpu = {
     .module_get_function = acl__cpu_module_get_function,
     .module_unload = acl__cpu_module_unload,
     .timestamp_ns = acl__cpu_timestamp_ns,
+    .mem_alias = acl__cpu_mem_alias,
+    .mem_discard = acl__cpu_mem_discard,
+    .mem_protection = acl__cpu_mem_protection,
+    .thread_has_access = acl__cpu_thread_has_access,
 };
