@@ -71,3 +71,46 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
     return rc;
   return acl__callback_launch_host_func(__func__, s, fn, args);
 }
+
+/* ---- host-function threads (aclrtSubscribeHostFunc family) -------------------------
+ * The vendor ships these in its compact runtime only, with runtime-layer
+ * checks: a NULL stream (no default stream here) and a bad timeout are
+ * ACL_ERROR_RT_PARAM_INVALID. */
+
+static acl__stream *hf_stream(const char *api, uint64_t thread_id, aclrtStream stream, int *rc) {
+  if (thread_id == 0) {
+    *rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                    "hostFuncThreadId is 0, which is not a thread. Remedy: pass the pthread_t value "
+                    "(pthread_self()) of the thread that calls aclrtProcessHostFunc, cast to uint64_t");
+    return NULL;
+  }
+  if (stream == NULL) {
+    *rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                    "exeStream is NULL; these calls take a stream made by aclrtCreateStream*, not the default "
+                    "stream");
+    return NULL;
+  }
+  return acl__stream_resolve(api, stream, rc);
+}
+
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  int rc = 0;
+  acl__stream *s = hf_stream(__func__, hostFuncThreadId, exeStream, &rc);
+  return s == NULL ? rc : acl__callback_subscribe_host_func(__func__, hostFuncThreadId, s);
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  int rc = 0;
+  acl__stream *s = hf_stream(__func__, hostFuncThreadId, exeStream, &rc);
+  return s == NULL ? rc : acl__callback_unsubscribe_host_func(__func__, hostFuncThreadId, s);
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+  int live_rc = 0;
+  if (!acl__rt_live(__func__, &live_rc))
+    return live_rc;
+  if (timeout == 0 || timeout < -1)
+    return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID,
+                     "timeout is %d ms; it must be positive, or -1 to wait without a bound", (int)timeout);
+  return acl__callback_process_host_func(__func__, timeout);
+}

@@ -1,9 +1,11 @@
 /*
- * callback.c - host callbacks on streams: the registry of subscribed report
- * threads and their queues (aclrtSubscribeReport, aclrtProcessReport,
- * aclrtUnSubscribeReport), callback tasks (aclrtLaunchCallback), host
- * function tasks (aclrtLaunchHostFunc), and the per-thread "inside a
- * callback" flag behind acl__callback_forbid.
+ * callback.c - host callbacks on streams: the registry of subscribed
+ * threads and their queues - report threads (aclrtSubscribeReport,
+ * aclrtProcessReport, aclrtUnSubscribeReport) and host-function threads
+ * (aclrtSubscribeHostFunc, aclrtProcessHostFunc, aclrtUnSubscribeHostFunc)
+ * - callback tasks (aclrtLaunchCallback), host function tasks
+ * (aclrtLaunchHostFunc), and the per-thread "inside a callback" flag behind
+ * acl__callback_forbid.
  *
  * How a callback travels:
  *   aclrtLaunchCallback  allocates a cb_item and submits a cb_task to the
@@ -19,9 +21,20 @@
  * An item is shared by its task and the queue (then the thread running it),
  * so it is reference counted; whoever drops the last reference frees it.
  *
+ * A host function travels the same way when its stream has a host-function
+ * thread (aclrtSubscribeHostFunc): its task posts an item to that thread's
+ * queue and parks until aclrtProcessHostFunc has run it.  Without one, or
+ * when the subscription goes before the thread took the item, the executor
+ * runs the function itself: a host function always runs, exactly once
+ * (unless its stream is destroyed by force first).
+ *
+ * Report threads and host-function threads are separate registrations (one
+ * thread may be both); host-function subscriptions are kept here, in
+ * cb_hf_subs, not in the stream.
+ *
  * Lock order (see callback.h): context -> cb_lock -> stream lock.  cb_lock
- * guards the registry, every report queue, every item's state and links,
- * and the subscribed threads' wait counts.  Each stream's report_thread is
+ * guards the registry, every queue, every item's state and links, the
+ * host-function subscriptions and the subscribed threads' wait counts.  Each stream's report_thread is
  * written with both cb_lock and the stream's lock held, so either lock is
  * enough to read it.  acl__stream_unpark is called with cb_lock held (it
  * takes the stream's lock and the scheduler's): a stream is freed only after
@@ -40,6 +53,10 @@
 
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "rt/allocator.h"
+#include "rt/exception.h"
+#include "rt/label.h"
+#include "rt/reslimit.h"
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -65,11 +82,16 @@ struct cb_item {
   cb_thread *owner;      /* the queue it is in while QUEUED (cb_lock) */
   int state;             /* CB_ITEM_* (cb_lock) */
   int refs;              /* the task's, plus one while queued or running (cb_lock) */
+  int host_func;         /* an aclrtLaunchHostFunc function, for a host-function thread */
 };
+
+/* What a thread is subscribed as (the two registrations are separate). */
+enum { CB_KIND_REPORT = 0, CB_KIND_HOST_FUNC = 1 };
 
 /* One subscribed thread. */
 struct cb_thread {
-  uint64_t id;           /* the pthread_t value given to aclrtSubscribeReport */
+  uint64_t id;           /* the pthread_t value given to aclrtSubscribeReport / HostFunc */
+  int kind;              /* CB_KIND_* */
   acl__device *dev;      /* the device all its streams belong to */
   int nstreams;          /* streams subscribed to it (cb_lock) */
   int waiters;           /* calls of aclrtProcessReport waiting on it (cb_lock) */
@@ -90,26 +112,47 @@ typedef struct hf_task {
   acl__task base;
   aclrtHostFunc fn;
   void *args;
+  cb_item *item;         /* posted to a host-function thread; NULL while not (executor only) */
 } hf_task;
 
+/* A stream's host-function thread (aclrtSubscribeHostFunc). */
+typedef struct cb_hf_sub {
+  const acl__stream *stream;
+  uint64_t thread_id;
+} cb_hf_sub;
+
 static pthread_mutex_t cb_lock = PTHREAD_MUTEX_INITIALIZER;
-static cb_thread *cb_threads[ACL__CALLBACK_MAX_THREADS]; /* cb_lock */
-static int cb_nthreads;                                  /* cb_lock */
+/* both kinds of thread, ACL__CALLBACK_MAX_THREADS of each at most */
+static cb_thread *cb_threads[2 * ACL__CALLBACK_MAX_THREADS]; /* cb_lock */
+static int cb_nthreads;                                      /* cb_lock */
+static int cb_nkind[2];                                      /* cb_lock: threads of each kind */
+static cb_hf_sub *cb_hf_subs;                                /* cb_lock */
+static int cb_hf_n, cb_hf_cap;                               /* cb_lock */
 
 /* What the calling thread is running right now: nothing, a callback or a
  * host function, and on which stream. */
-enum { CB_IN_NONE = 0, CB_IN_CALLBACK, CB_IN_HOST_FUNC };
+enum { CB_IN_NONE = 0, CB_IN_CALLBACK, CB_IN_HOST_FUNC, CB_IN_EXCEPTION };
 static _Thread_local int cb_tls_in;
 static _Thread_local int32_t cb_tls_stream;
 
 /* ---- helpers (cb_lock held) ---------------------------------------------- */
 
-static cb_thread *cb_thread_find(uint64_t id) {
+static cb_thread *cb_thread_find(uint64_t id, int kind) {
   for (int i = 0; i < cb_nthreads; i++)
-    if (cb_threads[i]->id == id)
+    if (cb_threads[i]->id == id && cb_threads[i]->kind == kind)
       return cb_threads[i];
   return NULL;
 }
+
+/* The index of stream s in cb_hf_subs, or -1. */
+static int cb_hf_find(const acl__stream *s) {
+  for (int i = 0; i < cb_hf_n; i++)
+    if (cb_hf_subs[i].stream == s)
+      return i;
+  return -1;
+}
+
+static void cb_hf_remove(int i) { cb_hf_subs[i] = cb_hf_subs[--cb_hf_n]; }
 
 static void cb_item_unref(cb_item *it) {
   if (--it->refs == 0)
@@ -137,7 +180,8 @@ static void cb_queue_unlink(cb_thread *th, cb_item *it) {
  * Takes every queued callback of stream s out of th's queue.  NO_BLOCK ones
  * are dropped; BLOCK ones are cancelled and their stream woken, so the parked
  * task finishes (with ACL_ERROR_RT_STREAM_NO_CB_REG) instead of holding the
- * stream for ever.  Counts both kinds.
+ * stream for ever.  Counts both kinds.  Host functions are cancelled and
+ * their stream woken too: their task then runs them on the executor.
  */
 static void cb_drop_stream_items(cb_thread *th, const acl__stream *s, int *dropped, int *released) {
   cb_item *p = th->head;
@@ -146,7 +190,9 @@ static void cb_drop_stream_items(cb_thread *th, const acl__stream *s, int *dropp
     if (p->stream == s) {
       cb_queue_unlink(th, p);
       p->state = CB_ITEM_CANCELLED;
-      if (p->block) {
+      if (p->host_func) {
+        acl__stream_unpark(p->stream); /* its task runs the function on the executor instead */
+      } else if (p->block) {
         (*released)++;
         acl__stream_unpark(p->stream);
       } else {
@@ -165,6 +211,7 @@ static void cb_thread_remove(cb_thread *th) {
     if (cb_threads[i] == th) {
       cb_threads[i] = cb_threads[--cb_nthreads];
       cb_threads[cb_nthreads] = NULL;
+      cb_nkind[th->kind]--;
       break;
     }
   }
@@ -177,7 +224,7 @@ static void cb_thread_remove(cb_thread *th) {
   }
 }
 
-static cb_thread *cb_thread_new(uint64_t id, acl__device *dev) {
+static cb_thread *cb_thread_new(uint64_t id, int kind, acl__device *dev) {
   cb_thread *th = calloc(1, sizeof(*th));
   if (th == NULL)
     return NULL;
@@ -191,6 +238,7 @@ static cb_thread *cb_thread_new(uint64_t id, acl__device *dev) {
     return NULL;
   }
   th->id = id;
+  th->kind = kind;
   th->dev = dev;
   return th;
 }
@@ -218,8 +266,9 @@ int acl__callback_forbid(const char *api) {
    * support in this situation, which is what 207000 says, and aclrt* calls
    * pass runtime codes through.  The point is a clear error instead of a
    * thread that waits for itself. */
-  const char *in = cb_tls_in == CB_IN_HOST_FUNC ? "a host function (aclrtLaunchHostFunc)"
-                                                : "a host callback (aclrtLaunchCallback)";
+  const char *in = cb_tls_in == CB_IN_HOST_FUNC  ? "a host function (aclrtLaunchHostFunc)"
+                   : cb_tls_in == CB_IN_EXCEPTION ? "an exception callback (aclrtExceptionInfoCallbackRegister)"
+                                                  : "a host callback (aclrtLaunchCallback)";
   return acl__fail(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
                    "%s was called from inside %s of stream %d, which would wait for the callback itself; "
                    "callbacks and host functions must not synchronise, destroy streams or reset devices. "
@@ -228,16 +277,62 @@ int acl__callback_forbid(const char *api) {
                    api, in, (int)cb_tls_stream);
 }
 
+acl__cb_guard acl__callback_guard_enter(int32_t stream_id) {
+  acl__cb_guard g = {cb_tls_in, cb_tls_stream};
+  cb_tls_in = CB_IN_EXCEPTION;
+  cb_tls_stream = stream_id;
+  return g;
+}
+
+void acl__callback_guard_leave(acl__cb_guard g) {
+  cb_tls_in = g.in;
+  cb_tls_stream = g.stream;
+}
+
 /* ---- subscription ----------------------------------------------------------- */
 
+/* Finds or makes the record of a thread about to take one more stream of
+ * `dev` (cb_lock held); NULL after recording why not. */
+static cb_thread *cb_thread_for(const char *api, uint64_t thread_id, int kind, acl__device *dev, const acl__stream *s,
+                                int *rc) {
+  cb_thread *th = cb_thread_find(thread_id, kind);
+  const char *what = kind == CB_KIND_HOST_FUNC ? "host-function" : "callback";
+  if (th != NULL && th->dev != dev) {
+    *rc = acl__fail(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
+                    "thread %" PRIu64 " already serves streams of device %d and stream %d belongs to device "
+                    "%d; a %s thread serves one device. Remedy: use one processing thread per device",
+                    thread_id, (int)th->dev->id, (int)s->id, (int)dev->id, what);
+    return NULL;
+  }
+  if (th != NULL)
+    return th;
+  if (cb_nkind[kind] >= ACL__CALLBACK_MAX_THREADS) {
+    *rc = acl__fail(api, ACL_ERROR_RT_OVER_LIMIT, __FILE__, __LINE__,
+                    "%d %s threads are subscribed already, the most allowed; thread %" PRIu64
+                    " would be one more. Remedy: let one thread serve several streams of a device (32 "
+                    "threads or fewer are recommended), or unsubscribe threads you no longer use",
+                    cb_nkind[kind], what, thread_id);
+    return NULL;
+  }
+  th = cb_thread_new(thread_id, kind, dev);
+  if (th == NULL) {
+    *rc = acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__,
+                    "out of host memory for the queue of thread %" PRIu64, thread_id);
+    return NULL;
+  }
+  cb_threads[cb_nthreads++] = th;
+  cb_nkind[kind]++;
+  return th;
+}
+
 int acl__callback_subscribe(const char *api, uint64_t thread_id, acl__stream *s) {
-  acl__device *dev = s->ctx->dev;
+  acl__device *dev = s->dev;
   int rc = 0;
   pthread_mutex_lock(&cb_lock);
   pthread_mutex_lock(&s->lock);
   uint64_t cur = s->report_thread;
   pthread_mutex_unlock(&s->lock);
-  cb_thread *th = cb_thread_find(thread_id);
+  cb_thread *th = NULL;
   /* A second subscription of a stream returns 107011, the runtime's "error
    * subscribe stream": aclrt* calls return runtime codes unchanged, the
    * vendor's error list gives 107011 for "subscribed twice", and the ACL
@@ -258,30 +353,9 @@ int acl__callback_subscribe(const char *api, uint64_t thread_id, acl__stream *s)
                    (int)s->id, cur, thread_id);
     goto out;
   }
-  if (th != NULL && th->dev != dev) {
-    rc = acl__fail(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
-                   "thread %" PRIu64 " already serves streams of device %d and stream %d belongs to device "
-                   "%d; a callback thread serves one device. Remedy: use one processing thread per device",
-                   thread_id, (int)th->dev->id, (int)s->id, (int)dev->id);
+  th = cb_thread_for(api, thread_id, CB_KIND_REPORT, dev, s, &rc);
+  if (th == NULL)
     goto out;
-  }
-  if (th == NULL) {
-    if (cb_nthreads >= ACL__CALLBACK_MAX_THREADS) {
-      rc = acl__fail(api, ACL_ERROR_RT_OVER_LIMIT, __FILE__, __LINE__,
-                     "%d threads are subscribed already, the most allowed; thread %" PRIu64
-                     " would be one more. Remedy: let one thread serve several streams of a device (32 "
-                     "threads or fewer are recommended), or unsubscribe threads you no longer use",
-                     cb_nthreads, thread_id);
-      goto out;
-    }
-    th = cb_thread_new(thread_id, dev);
-    if (th == NULL) {
-      rc = acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__,
-                     "out of host memory for the report queue of thread %" PRIu64, thread_id);
-      goto out;
-    }
-    cb_threads[cb_nthreads++] = th;
-  }
   th->nstreams++;
   pthread_mutex_lock(&s->lock);
   s->report_thread = thread_id;
@@ -315,7 +389,7 @@ int acl__callback_unsubscribe(const char *api, uint64_t thread_id, acl__stream *
                    (int)s->id, cur, thread_id);
     goto out;
   }
-  cb_thread *th = cb_thread_find(thread_id);
+  cb_thread *th = cb_thread_find(thread_id, CB_KIND_REPORT);
   if (th != NULL) {
     cb_drop_stream_items(th, s, &dropped, &released);
     if (--th->nstreams == 0)
@@ -336,6 +410,9 @@ out:
 
 void acl__callback_stream_gone(acl__stream *s) {
   int dropped = 0, released = 0;
+  /* what the other per-stream registries of this layer keep (leaf locks) */
+  acl__reslimit_stream_gone(s);
+  acl__allocator_stream_gone(s);
   pthread_mutex_lock(&cb_lock);
   pthread_mutex_lock(&s->lock);
   uint64_t cur = s->report_thread;
@@ -346,9 +423,17 @@ void acl__callback_stream_gone(acl__stream *s) {
   /* A BLOCK callback of s that a thread runs now still wakes s when it
    * returns, so a destroy that waits for the stream's work sees it finish.
    * If the runtime gives up waiting, it releases the parked task, and
-   * cb_task_release stops the wake before the stream is freed. */
+   * cb_task_release stops the wake before the stream is freed.  Host
+   * functions taken back from their thread run on the executor instead. */
   if (cur != 0) {
-    cb_thread *th = cb_thread_find(cur);
+    cb_thread *th = cb_thread_find(cur, CB_KIND_REPORT);
+    if (th != NULL && --th->nstreams == 0)
+      cb_thread_remove(th);
+  }
+  int hf = cb_hf_find(s);
+  if (hf >= 0) {
+    cb_thread *th = cb_thread_find(cb_hf_subs[hf].thread_id, CB_KIND_HOST_FUNC);
+    cb_hf_remove(hf);
     if (th != NULL && --th->nstreams == 0)
       cb_thread_remove(th);
   }
@@ -388,7 +473,7 @@ static int cb_task_run(acl__task *t) {
   }
   ct->posted = 1;
   uint64_t id = s->report_thread; /* read under cb_lock: see the top of the file */
-  cb_thread *th = id != 0 ? cb_thread_find(id) : NULL;
+  cb_thread *th = id != 0 ? cb_thread_find(id, CB_KIND_REPORT) : NULL;
   if (th == NULL) {
     it->state = CB_ITEM_CANCELLED;
     ACL__LOGW(ACL__MOD_RUNTIME,
@@ -467,15 +552,24 @@ int acl__callback_launch(const char *api, acl__stream *s, aclrtCallback fn, void
   return cb_submit(api, s, &ct->base);
 }
 
-/* ---- aclrtProcessReport ------------------------------------------------------- */
+/* ---- aclrtProcessReport / aclrtProcessHostFunc ------------------------------ */
 
-int acl__callback_process(const char *api, int32_t timeout_ms) {
+/* Runs at most one item posted to the calling thread as a thread of `kind`,
+ * waiting up to timeout_ms (-1: without a bound). */
+static int cb_process(const char *api, int kind, int32_t timeout_ms) {
+  const int hf = kind == CB_KIND_HOST_FUNC;
+  const char *sub_api = hf ? "aclrtSubscribeHostFunc" : "aclrtSubscribeReport";
+  const char *unsub_api = hf ? "aclrtUnSubscribeHostFunc" : "aclrtUnSubscribeReport";
   if (cb_tls_in != CB_IN_NONE)
     return acl__fail(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
-                     "aclrtProcessReport was called from inside %s of stream %d; callbacks run one at a "
-                     "time, and a nested call could wait for a callback that this one holds back. Remedy: "
-                     "return from the callback; the processing loop calls aclrtProcessReport again",
-                     cb_tls_in == CB_IN_HOST_FUNC ? "a host function" : "a host callback", (int)cb_tls_stream);
+                     "%s was called from inside %s of stream %d; callbacks run one at a time, and a nested "
+                     "call could wait for a callback that this one holds back. Remedy: return from the "
+                     "callback; the processing loop calls %s again",
+                     api,
+                     cb_tls_in == CB_IN_HOST_FUNC  ? "a host function"
+                     : cb_tls_in == CB_IN_EXCEPTION ? "an exception callback"
+                                                    : "a host callback",
+                     (int)cb_tls_stream, api);
   uint64_t self = (uint64_t)pthread_self();
   struct timespec deadline;
   if (timeout_ms > 0) {
@@ -489,16 +583,16 @@ int acl__callback_process(const char *api, int32_t timeout_ms) {
   }
 
   pthread_mutex_lock(&cb_lock);
-  cb_thread *th = cb_thread_find(self);
+  cb_thread *th = cb_thread_find(self, kind);
   if (th == NULL) {
     pthread_mutex_unlock(&cb_lock);
-    /* The vendor's report loop starts before aclrtSubscribeReport and spins
+    /* The vendor's processing loop starts before the subscription and spins
      * here until then: polled, not logged as an error. */
     return acl__fail_polled(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
-                     "the calling thread (%" PRIu64 ") is not subscribed to any stream. Remedy: pass this "
-                     "thread's pthread_self() value to aclrtSubscribeReport before it calls aclrtProcessReport, "
-                     "and stop calling it after the last aclrtUnSubscribeReport",
-                     self);
+                            "the calling thread (%" PRIu64 ") is not subscribed to any stream. Remedy: pass "
+                            "this thread's pthread_self() value to %s before it calls %s, and stop calling it "
+                            "after the last %s",
+                            self, sub_api, api, unsub_api);
   }
   th->waiters++;
   int timed_out = 0;
@@ -527,16 +621,18 @@ int acl__callback_process(const char *api, int32_t timeout_ms) {
   if (it == NULL) {
     if (gone)
       return acl__fail_polled(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
-                       "the calling thread (%" PRIu64 ") was unsubscribed from its last stream while it "
-                       "waited. Remedy: stop the processing loop after aclrtUnSubscribeReport",
-                       self);
+                              "the calling thread (%" PRIu64 ") was unsubscribed from its last stream while it "
+                              "waited. Remedy: stop the processing loop after %s",
+                              self, unsub_api);
+    /* aclrtProcessHostFunc: the vendor's code for a timeout is not
+     * documented; the report loop's is used (docs/callbacks.md). */
     return acl__fail_polled(api, ACL_ERROR_RT_REPORT_TIMEOUT, __FILE__, __LINE__,
-                     "no callback arrived within %d ms. Remedy: normal when no callbacks are pending: keep "
-                     "looping, or pass a longer timeout (-1 waits without a bound)",
-                     (int)timeout_ms);
+                            "no %s arrived within %d ms. Remedy: normal when none are pending: keep looping, or "
+                            "pass a longer timeout (-1 waits without a bound)",
+                            hf ? "host function" : "callback", (int)timeout_ms);
   }
 
-  cb_tls_in = CB_IN_CALLBACK;
+  cb_tls_in = it->host_func ? CB_IN_HOST_FUNC : CB_IN_CALLBACK;
   cb_tls_stream = it->stream_id;
   it->fn(it->user);
   cb_tls_in = CB_IN_NONE;
@@ -550,11 +646,89 @@ int acl__callback_process(const char *api, int32_t timeout_ms) {
   return 0;
 }
 
+int acl__callback_process(const char *api, int32_t timeout_ms) { return cb_process(api, CB_KIND_REPORT, timeout_ms); }
+
+int acl__callback_process_host_func(const char *api, int32_t timeout_ms) {
+  return cb_process(api, CB_KIND_HOST_FUNC, timeout_ms);
+}
+
+/* ---- host-function threads (aclrtSubscribeHostFunc) ------------------------------ */
+
+int acl__callback_subscribe_host_func(const char *api, uint64_t thread_id, acl__stream *s) {
+  acl__device *dev = s->dev;
+  int rc = 0;
+  pthread_mutex_lock(&cb_lock);
+  int i = cb_hf_find(s);
+  if (i >= 0) {
+    uint64_t cur = cb_hf_subs[i].thread_id;
+    rc = acl__fail(api, ACL_ERROR_RT_STREAM_SUBSCRIBE, __FILE__, __LINE__,
+                   "stream %d already has a host-function thread (%" PRIu64 "%s); a stream has one. Remedy: "
+                   "call aclrtUnSubscribeHostFunc first, or subscribe another stream",
+                   (int)s->id, cur, cur == thread_id ? ", the same one" : "");
+    goto out;
+  }
+  if (cb_hf_n == cb_hf_cap) {
+    int cap = cb_hf_cap ? 2 * cb_hf_cap : 16;
+    cb_hf_sub *bigger = realloc(cb_hf_subs, (size_t)cap * sizeof(*bigger));
+    if (bigger == NULL) {
+      rc = acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for a subscription");
+      goto out;
+    }
+    cb_hf_subs = bigger;
+    cb_hf_cap = cap;
+  }
+  cb_thread *th = cb_thread_for(api, thread_id, CB_KIND_HOST_FUNC, dev, s, &rc);
+  if (th == NULL)
+    goto out;
+  th->nstreams++;
+  cb_hf_subs[cb_hf_n].stream = s;
+  cb_hf_subs[cb_hf_n].thread_id = thread_id;
+  cb_hf_n++;
+  ACL__LOGI(ACL__MOD_RUNTIME, "stream %d of device %d subscribed to host-function thread %" PRIu64 " (%d stream(s))",
+            (int)s->id, (int)dev->id, thread_id, th->nstreams);
+out:
+  pthread_mutex_unlock(&cb_lock);
+  return rc;
+}
+
+int acl__callback_unsubscribe_host_func(const char *api, uint64_t thread_id, acl__stream *s) {
+  int rc = 0, dropped = 0, released = 0;
+  pthread_mutex_lock(&cb_lock);
+  int i = cb_hf_find(s);
+  if (i < 0) {
+    rc = acl__fail(api, ACL_ERROR_RT_STREAM_SUBSCRIBE, __FILE__, __LINE__,
+                   "stream %d has no host-function thread. Remedy: unsubscribe only streams subscribed with "
+                   "aclrtSubscribeHostFunc, once each",
+                   (int)s->id);
+    goto out;
+  }
+  if (cb_hf_subs[i].thread_id != thread_id) {
+    rc = acl__fail(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, __FILE__, __LINE__,
+                   "stream %d is subscribed to host-function thread %" PRIu64 ", not to thread %" PRIu64
+                   ". Remedy: pass the thread id the stream was subscribed with",
+                   (int)s->id, cb_hf_subs[i].thread_id, thread_id);
+    goto out;
+  }
+  cb_hf_remove(i);
+  cb_thread *th = cb_thread_find(thread_id, CB_KIND_HOST_FUNC);
+  if (th != NULL) {
+    /* host functions it has not taken yet run on the executor instead */
+    cb_drop_stream_items(th, s, &dropped, &released);
+    if (--th->nstreams == 0)
+      cb_thread_remove(th);
+  }
+  ACL__LOGI(ACL__MOD_RUNTIME, "stream %d unsubscribed from host-function thread %" PRIu64, (int)s->id, thread_id);
+out:
+  pthread_mutex_unlock(&cb_lock);
+  return rc;
+}
+
 /* ---- aclrtLaunchHostFunc -------------------------------------------------------- */
 
-static int hf_task_run(acl__task *t) {
+/* Runs the function here, on the executor, as host code. */
+static void hf_run_inline(acl__task *t) {
   hf_task *h = (hf_task *)t;
-  acl__device *d = t->stream->ctx->dev;
+  acl__device *d = t->stream->dev;
   int saved_in = cb_tls_in;
   int32_t saved_stream = cb_tls_stream;
   /* Host code cannot touch device memory: access is off while fn runs. */
@@ -565,18 +739,85 @@ static int hf_task_run(acl__task *t) {
   cb_tls_in = saved_in;
   cb_tls_stream = saved_stream;
   acl__device_access_begin(d);
+}
+
+static int hf_task_run(acl__task *t) {
+  hf_task *h = (hf_task *)t;
+  acl__stream *s = t->stream;
+  pthread_mutex_lock(&cb_lock);
+  cb_item *it = h->item;
+  if (it != NULL) {
+    /* run again after a wake: done by its thread, taken back, or not yet */
+    int state = it->state;
+    pthread_mutex_unlock(&cb_lock);
+    if (state == CB_ITEM_DONE)
+      return 0;
+    if (state != CB_ITEM_CANCELLED)
+      return ACL__TASK_PARK;
+    hf_run_inline(t);
+    return 0;
+  }
+  int i = cb_hf_find(s);
+  cb_thread *th = i >= 0 ? cb_thread_find(cb_hf_subs[i].thread_id, CB_KIND_HOST_FUNC) : NULL;
+  if (th != NULL && (it = calloc(1, sizeof(*it))) != NULL) {
+    it->fn = h->fn;
+    it->user = h->args;
+    it->block = 1; /* a host function always holds its stream */
+    it->host_func = 1;
+    it->stream_id = s->id;
+    it->stream = s;
+    it->owner = th;
+    it->state = CB_ITEM_QUEUED;
+    it->refs = 2; /* the task's and the queue's */
+    h->item = it;
+    if (th->tail != NULL)
+      th->tail->next = it;
+    else
+      th->head = it;
+    th->tail = it;
+    pthread_cond_signal(&th->cond);
+    pthread_mutex_unlock(&cb_lock);
+    return ACL__TASK_PARK;
+  }
+  pthread_mutex_unlock(&cb_lock);
+  hf_run_inline(t); /* no host-function thread (or no memory to post to it) */
   return 0;
 }
 
+static void hf_task_release(acl__task *t) {
+  hf_task *h = (hf_task *)t;
+  cb_item *it = h->item;
+  if (it != NULL) {
+    pthread_mutex_lock(&cb_lock);
+    /* discarded while its thread had not taken it: nobody waits for it now */
+    if (it->state == CB_ITEM_QUEUED && it->owner != NULL) {
+      cb_queue_unlink(it->owner, it);
+      it->state = CB_ITEM_CANCELLED;
+      it->refs--; /* the queue's */
+    }
+    it->stream = NULL; /* running now: the stream may be freed after this, so no wake */
+    cb_item_unref(it);  /* the task's */
+    pthread_mutex_unlock(&cb_lock);
+  }
+  free(h);
+}
+
 int acl__callback_launch_host_func(const char *api, acl__stream *s, aclrtHostFunc fn, void *args) {
+  pthread_mutex_lock(&cb_lock);
+  int has_hf_thread = cb_hf_find(s) >= 0;
+  pthread_mutex_unlock(&cb_lock);
   pthread_mutex_lock(&s->lock);
   uint64_t id = s->report_thread;
   pthread_mutex_unlock(&s->lock);
-  if (id != 0)
+  /* The rule "do not mix the families on one stream" is about the runtime's
+   * own callback thread; a stream with a host-function thread of its own may
+   * also have a report thread (the vendor's 0_simple_callback sample). */
+  if (id != 0 && !has_hf_thread)
     return acl__fail(api, ACL_ERROR_RT_STREAM_SUBSCRIBE, __FILE__, __LINE__,
                      "stream %d is subscribed to callback thread %" PRIu64 " (aclrtSubscribeReport); host "
                      "functions and the subscribe/launch-callback family must not be mixed on one stream. "
-                     "Remedy: launch host functions on another stream, or unsubscribe this one first",
+                     "Remedy: launch host functions on another stream, subscribe a host-function thread to this "
+                     "one (aclrtSubscribeHostFunc), or unsubscribe it first",
                      (int)s->id, id);
   hf_task *h = calloc(1, sizeof(*h));
   if (h == NULL)
@@ -584,7 +825,7 @@ int acl__callback_launch_host_func(const char *api, acl__stream *s, aclrtHostFun
   h->fn = fn;
   h->args = args;
   h->base.run = hf_task_run;
-  h->base.release = NULL; /* free() */
+  h->base.release = hf_task_release;
   h->base.executor_only = 1; /* host code runs on a runtime thread, never in a synchronising caller */
   snprintf(h->base.what, sizeof(h->base.what), "host function");
   return cb_submit(api, s, &h->base);
@@ -592,17 +833,34 @@ int acl__callback_launch_host_func(const char *api, acl__stream *s, aclrtHostFun
 
 /* ---- fork ---------------------------------------------------------------------- */
 
-void acl__callback_atfork_prepare(void) { pthread_mutex_lock(&cb_lock); }
+/* The other registries' locks: taken in this order, released in reverse. */
+static void (*const cb_fork_steps[])(int) = {acl__exception_atfork, acl__reslimit_atfork, acl__allocator_atfork,
+                                             acl__label_atfork};
+#define CB_FORK_STEPS (sizeof(cb_fork_steps) / sizeof(cb_fork_steps[0]))
 
-void acl__callback_atfork_parent(void) { pthread_mutex_unlock(&cb_lock); }
+void acl__callback_atfork_prepare(void) {
+  pthread_mutex_lock(&cb_lock);
+  for (size_t i = 0; i < CB_FORK_STEPS; i++)
+    cb_fork_steps[i](ACL__FORK_PREPARE);
+}
+
+void acl__callback_atfork_parent(void) {
+  for (size_t i = CB_FORK_STEPS; i-- > 0;)
+    cb_fork_steps[i](ACL__FORK_PARENT);
+  pthread_mutex_unlock(&cb_lock);
+}
 
 void acl__callback_atfork_child(void) {
   /* The subscribed threads do not exist in the child; their records (and
    * condition variables another thread may have been waiting on) are
    * forgotten, not freed. */
   pthread_mutex_init(&cb_lock, NULL);
+  for (size_t i = 0; i < CB_FORK_STEPS; i++)
+    cb_fork_steps[i](ACL__FORK_CHILD);
   for (int i = 0; i < cb_nthreads; i++)
     cb_threads[i] = NULL;
   cb_nthreads = 0;
+  cb_nkind[0] = cb_nkind[1] = 0;
+  cb_hf_n = 0;
   cb_tls_in = CB_IN_NONE;
 }

@@ -48,12 +48,29 @@ int acl__callback_in_progress(void);
  */
 int acl__callback_forbid(const char *api);
 
+/*
+ * For user code the runtime calls on its own threads outside the two
+ * callback families (exception callbacks, exception.c): the calling thread
+ * counts as inside a callback until leave, so acl__callback_forbid refuses
+ * the calls that would wait for the task being reported.  Nests.
+ */
+typedef struct acl__cb_guard {
+  int in;
+  int32_t stream;
+} acl__cb_guard;
+acl__cb_guard acl__callback_guard_enter(int32_t stream_id);
+void acl__callback_guard_leave(acl__cb_guard saved);
+
 /* ---- teardown -------------------------------------------------------------- */
 
 /*
  * A stream is going away (destroy, device reset, aclFinalize): unsubscribe it
- * and drop the callbacks of it still waiting in a report queue (BLOCK ones are
- * released, so their parked task finishes with ACL_ERROR_RT_STREAM_NO_CB_REG).
+ * (from its report thread and its host-function thread) and drop the
+ * callbacks of it still waiting in a queue (BLOCK ones are released, so their
+ * parked task finishes with ACL_ERROR_RT_STREAM_NO_CB_REG; host functions are
+ * run by the executor instead).  Also forgets what the other per-stream
+ * registries of the runtime keep for it: resource limits (reslimit.c) and
+ * the registered allocator (allocator.c).
  * A BLOCK callback of the stream that a thread is running right now finishes
  * normally and wakes the stream; if the runtime discards the parked task
  * instead (its release function runs), the wake is cancelled, so the stream
@@ -66,7 +83,12 @@ void acl__callback_stream_gone(acl__stream *s);
 
 /* fork() support: prepare takes the registry lock, parent releases it, child
  * re-creates it and forgets every subscription (the parent's threads do not
- * exist in the child). */
+ * exist in the child).  They also run the fork steps of this layer's other
+ * registries, whose leaf locks come right after the registry lock in the
+ * order fork.c keeps (before the handle table, error-message and log locks,
+ * which they take inside): exception callbacks, core limits, allocators,
+ * labels.  Each takes `phase`: */
+enum { ACL__FORK_PREPARE = 0, ACL__FORK_PARENT = 1, ACL__FORK_CHILD = 2 };
 void acl__callback_atfork_prepare(void);
 void acl__callback_atfork_parent(void);
 void acl__callback_atfork_child(void);
@@ -82,5 +104,10 @@ int acl__callback_launch(const char *api, acl__stream *s, aclrtCallback fn, void
 /* timeout_ms: -1 or > 0 (checked by the caller). */
 int acl__callback_process(const char *api, int32_t timeout_ms);
 int acl__callback_launch_host_func(const char *api, acl__stream *s, aclrtHostFunc fn, void *args);
+/* aclrtSubscribeHostFunc / aclrtUnSubscribeHostFunc / aclrtProcessHostFunc:
+ * a thread of the program runs the host functions of a stream. */
+int acl__callback_subscribe_host_func(const char *api, uint64_t thread_id, acl__stream *s);
+int acl__callback_unsubscribe_host_func(const char *api, uint64_t thread_id, acl__stream *s);
+int acl__callback_process_host_func(const char *api, int32_t timeout_ms);
 
 #endif

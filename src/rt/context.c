@@ -12,7 +12,9 @@
 #include "common/errmsg.h"
 #include "common/log.h"
 #include "rt/device.h"
+#include "rt/label.h"
 #include "rt/rt.h"
+#include "rt/state_callback.h"
 
 static _Thread_local acl__context *acl__tls_ctx;
 /* Bumped whenever a context is released.  A thread whose current context
@@ -42,6 +44,7 @@ acl__context *acl__context_new(acl__device *d, int is_default) {
 
 void acl__context_release(acl__context *c, const char *api) {
   acl__handle_unregister(c);
+  acl__label_context_gone(c); /* labels belong to a context (label.c) */
   atomic_fetch_add(&acl__ctx_generation, 1);
   /* Streams first (their queued work may record events), then events. */
   int n_streams = 0, n_events = 0;
@@ -183,6 +186,7 @@ int acl__context_create_user(const char *api, acl__device *d, acl__context **out
   pthread_mutex_unlock(&d->lock);
   acl__context_set_current(c);
   *out = c;
+  acl__statecb_stream(c->default_stream, ACL_RT_STREAM_STATE_CREATE_POST); /* state_callback.c */
   return 0;
 }
 

@@ -19,10 +19,12 @@
 #include "common/log.h"
 #include "model/model.h"
 #include "rt/device.h"
+#include "rt/device_query.h"
 #include "rt/executor.h"
 #include "rt/kernel.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
+#include "rt/state_callback.h"
 
 static struct {
   atomic_int live;              /* 1 between acl__rt_init and acl__rt_shutdown */
@@ -44,6 +46,7 @@ int acl__rt_init(const acl__hal_info *hal, int32_t default_device) {
     acl__device *d = &devs[i];
     d->id = i;
     d->phys_id = hal->user_to_physical[i];
+    d->logic_id = hal->user_to_logical[i];
     d->ops = hal->ops;
     d->props = hal->props[d->phys_id];
     pthread_mutex_init(&d->lock, NULL);
@@ -60,6 +63,12 @@ int acl__rt_init(const acl__hal_info *hal, int32_t default_device) {
 }
 
 int acl__device_count(void) { return acl__rt.count; }
+
+acl__device *acl__device_peek(int32_t id) {
+  if (!atomic_load_explicit(&acl__rt.live, memory_order_acquire) || id < 0 || id >= acl__rt.count)
+    return NULL;
+  return &acl__rt.devices[id];
+}
 
 int acl__rt_live(const char *api, int *rc) {
   if (atomic_load_explicit(&acl__rt.live, memory_order_acquire))
@@ -115,7 +124,9 @@ int acl__device_ensure_open(const char *api, acl__device *d) {
     d->bdev = NULL;
     goto out;
   }
-  rc = acl__sched_start(d);
+  rc = acl__devstat_open(d);
+  if (rc == 0 && (rc = acl__sched_start(d)) != 0)
+    acl__devstat_close(d);
   if (rc != 0) {
     rc = acl__fail(api, rc, __FILE__, __LINE__, "device %d: its %d executor threads could not be started",
                    (int)d->id, d->props.executor_threads);
@@ -138,6 +149,10 @@ static void acl__device_close_locked(acl__device *d) {
   if (!d->open)
     return;
   acl__sched_stop(d);
+  acl__devstat_close(d);
+  /* what the device recorded about its tasks goes with it */
+  atomic_store(&d->overflow, 0);
+  atomic_store(&d->fault, 0);
   acl__mem_reset(d);
   acl__mem_close(d);
   d->ops->device_close(d->bdev);
@@ -160,9 +175,18 @@ void acl__device_access_end(acl__device *d) {
 /* ---- set / reset -------------------------------------------------------------- */
 
 int acl__device_set(const char *api, acl__device *d) {
+  /* device-state callbacks (state_callback.c), with no lock held: SET_PRE
+   * before the set that makes the default context, SET_POST after every
+   * set that succeeds */
+  pthread_mutex_lock(&d->lock);
+  int first = d->default_ctx == NULL;
+  pthread_mutex_unlock(&d->lock);
+  if (first)
+    acl__statecb_device(d->id, ACL_RT_DEVICE_STATE_SET_PRE);
   int rc = acl__device_ensure_open(api, d);
   if (rc != 0)
     return rc;
+  acl__stream *made = NULL;
   pthread_mutex_lock(&d->lock);
   if (d->default_ctx == NULL) {
     d->default_ctx = acl__context_new(d, 1);
@@ -172,11 +196,15 @@ int acl__device_set(const char *api, acl__device *d) {
       pthread_mutex_unlock(&d->lock);
       return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for the default context");
     }
+    made = d->default_ctx->default_stream;
   }
   d->set_count++;
   acl__context *c = d->default_ctx;
   pthread_mutex_unlock(&d->lock);
   acl__context_set_current(c);
+  if (made != NULL)
+    acl__statecb_stream(made, ACL_RT_STREAM_STATE_CREATE_POST);
+  acl__statecb_device(d->id, ACL_RT_DEVICE_STATE_SET_POST);
   return 0;
 }
 
@@ -202,11 +230,13 @@ int acl__device_reset(const char *api, acl__device *d, int force) {
     return 0;
   if (acl__context_peek() == c)
     acl__context_set_current(NULL);
+  acl__statecb_device(d->id, ACL_RT_DEVICE_STATE_RESET_PRE); /* state_callback.c, no lock held */
   acl__context_release(c, api);
   pthread_mutex_lock(&d->lock);
   if (d->set_count == 0 && d->default_ctx == NULL && d->user_contexts == 0)
     acl__device_close_locked(d);
   pthread_mutex_unlock(&d->lock);
+  acl__statecb_device(d->id, ACL_RT_DEVICE_STATE_RESET_POST);
   return 0;
 }
 

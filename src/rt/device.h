@@ -8,6 +8,9 @@
  * ACL_ERROR_UNINITIALIZE for api into *rc and returns 0. */
 int acl__rt_live(const char *api, int *rc);
 int acl__rt_visibility_error(const char *api);
+/* The device with user id `id`, or NULL (not initialised, or no such
+ * device) without recording anything: for lookups by other ids. */
+acl__device *acl__device_peek(int32_t id);
 int32_t acl__rt_default_device(void);
 
 int acl__device_set(const char *api, acl__device *d);

@@ -188,6 +188,11 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_TENSOR_DESC: return "tensor descriptor";
   case ACL__H_MODEL_DESC: return "model description";
   case ACL__H_DATA_BUFFER: return "data buffer";
+  case ACL__H_STREAM_CONFIG: return "stream configuration";
+  case ACL__H_EXCEPTION_INFO: return "exception info";
+  case ACL__H_ALLOCATOR_DESC: return "allocator descriptor";
+  case ACL__H_LABEL: return "label";
+  case ACL__H_LABEL_LIST: return "label list";
   default: return "handle";
   }
 }

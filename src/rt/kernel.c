@@ -22,8 +22,10 @@
 
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "rt/exception.h"
 #include "rt/kernel.h"
 #include "rt/memory.h"
+#include "rt/overflow.h"
 #include "rt/rt.h"
 
 #define KARGS_MAGIC 0x4b415247u     /* "KARG": args handle built by openacl */
@@ -731,6 +733,8 @@ typedef struct klaunch {
   kbin *bin;                        /* reference held until release */
   acl__kernel_entry entry;
   const char *name;                 /* the function's, alive with bin */
+  kfunc *func;                      /* for exception info (exception.c) */
+  uint32_t overflow_check;          /* the stream's overflow switch at launch (overflow.c) */
   acl__device *dev;
   uint32_t num_blocks;
   atomic_uint failed_block;         /* UINT32_MAX: none yet */
@@ -741,7 +745,8 @@ typedef struct klaunch {
 
 static int klaunch_block(uint32_t i, void *arg) {
   klaunch *k = arg;
-  int st = k->entry(i, k->num_blocks, k->args, k->args_size);
+  int st = k->overflow_check ? acl__overflow_run_block(k->dev, k->entry, i, k->num_blocks, k->args, k->args_size)
+                             : k->entry(i, k->num_blocks, k->args, k->args_size);
   if (st != 0) {
     unsigned none = UINT32_MAX;
     if (atomic_compare_exchange_strong(&k->failed_block, &none, i))
@@ -760,6 +765,7 @@ static int klaunch_run(acl__task *t) {
             k->failed_status);
   snprintf(t->what, sizeof t->what, "kernel %s (%u blocks): block %u returned %d", k->name, k->num_blocks, blk,
            k->failed_status);
+  acl__exception_note_kernel(k->func, k->args, k->args_size);
   return ACL_ERROR_RT_AICORE_EXCEPTION;
 }
 
@@ -842,12 +848,13 @@ static int args_copy(const char *api, const acl__launch *l, const kargs *a, acl_
                          : info.kind == ACL__PTR_DEVICE_UNALLOCATED ? "it is not in a live allocation"
                                                                     : "it is host memory");
       acl__device_access_begin(dev);
-      memcpy(dst, l->args, l->args_size);
+      memcpy(dst, acl__mem_dev_ptr(l->args), l->args_size);
       acl__device_access_end(dev);
     }
     return 0;
   case ACL__KARGS_HOST:
-    memcpy(dst, l->args, l->args_size);
+    if (l->args_size > 0) /* hostArgs may be NULL with no bytes: memcpy must not see it */
+      memcpy(dst, l->args, l->args_size);
     for (size_t i = 0; i < l->placeholder_count; i++) {
       const aclrtPlaceHolderInfo *p = &l->placeholders[i];
       if ((size_t)p->addrOffset + sizeof(void *) > l->args_size || p->dataOffset >= l->args_size)
@@ -929,6 +936,8 @@ int acl__kernel_launch(const char *api, const acl__launch *l) {
   k->bin = b;
   k->entry = f->entry;
   k->name = f->name;
+  k->func = f;
+  k->overflow_check = acl__overflow_switch_get(s);
   k->dev = dev;
   k->num_blocks = l->num_blocks;
   atomic_init(&k->failed_block, UINT32_MAX);
@@ -940,6 +949,7 @@ int acl__kernel_launch(const char *api, const acl__launch *l) {
     klaunch_release(t);
     return rc;
   }
+  acl__mem_dev_args(k->args, args_size); /* device pointers as the kernel must use them (memory.h) */
   rc = acl__stream_submit(s, t);   /* releases the task on failure */
   if (rc != 0)
     return acl__fail(api, rc, __FILE__, __LINE__, "the stream no longer accepts work (it is being destroyed)");
