@@ -881,6 +881,62 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, in
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
 
+/* ---- devices: utilisation, resource limits, ids, topology, overflow (rt-breadth §3) ----
+ * docs/devices.md says what each reports on openacl's simulated device. */
+
+/* Cube, vector and AI CPU utilisation in percent (-1: not measurable);
+ * memoryUtilization is always -1; utilizationExtend must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+/* Core limits of the process on a device, of a stream, and the calling
+ * thread's (its stream's limit, else the device's, else the hardware's). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+/* *canCompatible = 1 when socVersion has the running device's architecture. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
+/* *value: ACL_DEV_FEATURE_SUPPORT or ACL_DEV_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+                                                      int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid);
+/* Process-wide device limits (stack and printf FIFO sizes). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value);
+/* "dddd:bb:dd.f" (12 characters and the NUL: len >= 13). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId);
+/* One ACL_RT_DEVS_TOPOLOGY_* value: how two devices are linked. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
+/* 1 when peer access from deviceId to peerDeviceId is enabled. */
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status);
+/* Id mappings: user id (aclrtSetDevice's), logical id (its ASCEND_RT_VISIBLE_DEVICES
+ * entry), physical id (the chip's). */
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
+/* The process id as the host sees it (outside any container). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+/* Float overflow: the current device's saturation mode, a stream's overflow
+ * detection switch, and the device's overflow status (asynchronous; the
+ * status is 64 bytes, the first uint32_t 0 when nothing overflowed). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+/* ---- end of devices (rt-breadth §3) ---- */
+
 /* ---- contexts ------------------------------------------------------------- */
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
@@ -925,6 +981,151 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, 
 /* Milliseconds between two recorded, completed events. */
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
+
+/* ---- streams and events: control, values, built-in tasks, flags (rt-breadth §1-2) ----
+ * docs/streams.md says what each does on openacl's simulated device. */
+
+/* aclrtSetStreamAttribute / aclrtGetStreamAttribute: the member matching the attribute. */
+typedef union aclrtStreamAttrValue {
+  uint64_t failureMode;       /* ACL_STREAM_ATTR_FAILURE_MODE: ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
+  uint32_t overflowSwitch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK: 0 / 1 */
+  uint32_t userCustomTag;     /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
+  uint32_t cacheOpInfoSwitch; /* ACL_STREAM_ATTR_CACHE_OP_INFO: 0 / 1 */
+  uint32_t streamPriority;    /* ACL_STREAM_ATTR_PRIORITY: 0 (highest) .. 7 */
+  uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+/* A parameter of aclrtRandomNumAsync: isAddr 0 = the value in the first
+ * `size` bytes of valueOrAddr (little-endian), 1 = valueOrAddr holds the
+ * 8-byte device address of the value.  rsv must be 0. */
+typedef struct aclrtRandomParaInfo {
+  uint8_t isAddr;
+  uint8_t valueOrAddr[8];
+  uint8_t size;
+  uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct aclrtDropoutBitmaskInfo {
+  aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+typedef struct aclrtUniformDisInfo {
+  aclrtRandomParaInfo min;
+  aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+/* Also for ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS. */
+typedef struct aclrtNormalDisInfo {
+  aclrtRandomParaInfo mean;
+  aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef struct aclrtRandomNumFuncParaInfo {
+  aclrtRandomNumFuncType funcType;
+  union {
+    aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+    aclrtUniformDisInfo uniformDisInfo;
+    aclrtNormalDisInfo normalDisInfo;
+  } paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+typedef struct aclrtRandomNumTaskInfo {
+  aclDataType dataType;                  /* of the results (of the ratio for a dropout bitmask) */
+  aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+  void *randomParaAddr;                  /* device memory for the parameters, or NULL */
+  void *randomResultAddr;                /* device memory for the results */
+  void *randomCounterAddr;               /* 16 bytes of device memory: the generator's counter */
+  aclrtRandomParaInfo randomSeed;
+  aclrtRandomParaInfo randomNum;         /* how many numbers */
+  uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+/* aclrtTaskUpdateAsync. */
+typedef struct aclrtRandomTaskUpdateAttr {
+  void *srcAddr;
+  size_t size;
+  uint32_t rsv[4];
+} aclrtRandomTaskUpdateAttr;
+
+typedef struct aclrtAicAivTaskUpdateAttr {
+  void *binHandle;
+  void *funcEntryAddr;
+  void *blockDimAddr;
+  uint32_t rsv[4];
+} aclrtAicAivTaskUpdateAttr;
+
+typedef union aclrtUpdateTaskAttrVal {
+  aclrtRandomTaskUpdateAttr randomTaskAttr;
+  aclrtAicAivTaskUpdateAttr aicAivTaskAttr;
+} aclrtUpdateTaskAttrVal;
+
+typedef struct aclrtTaskUpdateInfo {
+  aclrtUpdateTaskAttrId id;
+  aclrtUpdateTaskAttrVal val;
+} aclrtTaskUpdateInfo;
+
+/* Stops the stream's work: a kernel running stops at its next block, queued
+ * tasks stay queued and do not run; synchronising reports
+ * ACL_ERROR_RT_INTERNAL_ERROR until aclrtStreamAbort.  Not the default stream. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+/* Discards every task of the stream that has not started; a kernel running
+ * stops at its next block; the next synchronisation reports
+ * ACL_ERROR_RT_STREAM_ABORT.  The stream takes new work afterwards. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+/* Named, process-wide callbacks; a NULL callback removes the name. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args);
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char *regName, aclrtDeviceStateCallback callback,
+                                                         void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName,
+                                                             aclrtDeviceTaskAbortCallback callback, void *args);
+/* Aborts every stream of the device; timeout in milliseconds (0: no limit,
+ * at most 2160000). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+/* Stream configuration handles for aclrtCreateStreamV2 (handle NULL: defaults). */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+/* Control flow between the streams of a model runtime instance (aclmdlRI). */
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue,
+                                               aclrtCompareDataType dataType, aclrtStream trueStream,
+                                               aclrtStream falseStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+/* Streams that can still be created on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+/* The id of the last task the calling thread queued on a stream it created. */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
+                                                  aclrtStream execStream);
+/* Asynchronous dst[i] = dst[i] OP src[i]; count in bytes. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+                                              aclDataType type, aclrtStream stream, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
+                                                 void *reserve);
+/* A 64-bit word of device memory (8-byte aligned) as a signal between
+ * streams: the write stores it (flag 0); the wait holds its stream until
+ * the word satisfies ACL_STREAM_WAIT_VALUE_GEQ / _EQ / _AND / _NOR. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+/* flag ACL_EVENT_RECORD_DEFAULT / ACL_EVENT_RECORD_EXTERNAL (capture only). */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+/* timeout in milliseconds, 0 = never time out; flag ACL_EVENT_WAIT_DEFAULT /
+ * ACL_EVENT_WAIT_EXTERNAL (capture only, timeout 0). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                                          uint32_t flag);
+/* timeout in milliseconds, 0 = never time out; a wait that times out fails
+ * with ACL_ERROR_RT_WAIT_TIMEOUT at the stream's next synchronisation. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId);
+/* Events (not Ex events) that can still be created on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+/* ---- end of streams and events (rt-breadth §1-2) ---- */
 
 /* ---- memory --------------------------------------------------------------- */
 
@@ -975,6 +1176,86 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const 
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
 
+/* ---- memory: registration, managed, batches, cache (rt-breadth §5) ----
+ * docs/memory.md has the rules openacl applies to each. */
+
+/* One attribute of a batch copy: where the destinations and sources of its
+ * copies are.  rsv must be 0. */
+typedef struct {
+  aclrtMemLocation dstLoc;
+  aclrtMemLocation srcLoc;
+  uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+/* Host registration: the range becomes usable by the device; *devPtr is its
+ * device-side address (device code only, e.g. a kernel argument; never a
+ * copy's).  type: ACL_HOST_REGISTER_MAPPED. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
+/* flag: an OR of ACL_HOST_REG_MAPPED and ACL_HOST_REG_PINNED. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+/* The device-side address of a host pointer inside a MAPPED registration; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                         aclrtHostMemMapCapability *capabilities);
+
+/* Managed memory: one range for host and device code; size rounded up to
+ * 2 MiB; flag must be ACL_RT_MEM_ATTACH_GLOBAL; freed with aclrtFree. */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
+                                                   aclrtMemManagedAdviseType advise,
+                                                   aclrtMemManagedLocation location);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
+                                                          aclrtMemManagedLocation location, uint32_t flags,
+                                                          aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+                                                    size_t size, void *data, size_t dataSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes,
+                                                     size_t numAttributes, const void *ptr, size_t size,
+                                                     void **data, size_t *dataSizes);
+
+/* *checkResult = 1 when every address is of one of the ACL_RT_MEM_TYPE_* kinds in memType. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType,
+                                               uint32_t *checkResult, uint32_t reserve);
+/* Per-component use of a device's memory, largest current use first. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo,
+                                                  size_t inputNum, size_t *outputNum);
+
+/* Batches of host-to-device or device-to-host copies; attrs[k] covers the
+ * copies from attrsIndexes[k] to the next index.  *failIndex: the copy that
+ * failed a check, SIZE_MAX when none is to blame. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                              size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                                              size_t numAttrs, size_t *failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                                   size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
+                                                   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                                                size_t numAttrs);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                     size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                                     size_t *attrsIndexes, size_t numAttrs, aclrtStream stream);
+/* Deprecated: aclrtMemcpyAsync. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+                                                           aclrtMemcpyKind kind, aclrtStream stream);
+/* Copy descriptors: device memory holding a copy that a stream performs
+ * later, reading the descriptor when it runs. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize);
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr,
+                                                size_t count, void *config);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream);
+/* Copies count bytes from *src + srcDataOffset to *dst + dstDataOffset; dst
+ * and src are device memory holding the addresses, read when the copy runs. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                                                        const void **src, size_t count, size_t srcDataOffset,
+                                                        aclrtMemcpyKind kind, aclrtStream stream);
+/* Cache maintenance of device memory; ACL_RT_CMO_TYPE_PREFETCH only. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+
+/* ---- end of memory (rt-breadth §5) ---- */
+
 /* ---- host callbacks ------------------------------------------------------- */
 
 /* Makes thread threadId (its pthread_t value) the one that runs the
@@ -991,6 +1272,71 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStre
 /* Queues fn(args) on stream, run by the runtime itself; later tasks of the
  * stream wait for it. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/* ---- callbacks and exceptions (rt-breadth §4) ----
+ * docs/callbacks.md describes the thread model and every error. */
+
+/* A thread of the program runs the host functions (aclrtLaunchHostFunc) of
+ * exeStream inside its aclrtProcessHostFunc calls.  timeout in
+ * milliseconds, -1 = wait forever. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* Exception callbacks: called on a runtime thread with the details of each
+ * task that fails.  SetExceptionInfoCallback (deprecated) keeps one; the
+ * Register family keeps many. */
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+/* The details, valid during the callback; 0xFFFFFFFF for a NULL info. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+/* The failing kernel's argument block and function handle. */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+                                                          uint32_t *devArgsLen);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
+                                                                aclrtFuncHandle *func);
+
+/* Details of a device fault (aclrtGetErrorVerbose) and their repair. */
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE 14
+
+typedef struct aclrtMemUceInfoArray {
+  size_t arraySize;
+  aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+  aclrtMemUceInfoArray uceInfo;
+  aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+  uint8_t tryRepair;
+  uint8_t hasDetail;
+  uint8_t reserved[2];
+  aclrtErrorType errorType;
+  aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
+
+/* ---- labels (rt-breadth §7): jump targets in streams bound to a model
+ * runtime instance (aclmdlRIBindStream) ---- */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+                                                     aclrtStream stream);
+/* ---- end of callbacks, exceptions and labels (rt-breadth §4, §7) ---- */
 
 /* ---- kernels -------------------------------------------------------------- */
 

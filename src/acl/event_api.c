@@ -1,4 +1,6 @@
 /* event_api.c - the public event functions: argument checks, then src/rt/event.c. */
+#include <stdint.h>
+
 #include "common/errmsg.h"
 #include "rt/callback.h"
 #include "rt/device.h"
@@ -77,7 +79,111 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
-  return rc != 0 ? rc : acl__event_wait(__func__, s, e);
+  return rc != 0 ? rc : acl__event_wait(__func__, s, e, 0);
+}
+
+/* ---- flavours of record and wait (rt-breadth: events) --------------------------- */
+
+/* EXTERNAL records and waits connect a captured model runtime instance
+ * with the outside; openacl has no capture (aclmdlRICaptureBegin) yet, so
+ * no stream is being captured and they are refused as the vendor refuses
+ * them outside a capture.  An event keeps the flavour of its first
+ * ...WithFlag call, even a failed one (the vendor's rule). */
+static int acl__event_flavour(const char *api, acl__event *e, uint32_t flag) {
+  int want = flag == 0 ? 1 : 2, cur = 0;
+  if (!atomic_compare_exchange_strong(&e->flavour, &cur, want) && cur != want)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "the event was first used with the %s flag, and an event keeps that flavour. Remedy: use "
+                     "another event for %s records and waits",
+                     cur == 1 ? "DEFAULT" : "EXTERNAL", want == 1 ? "DEFAULT" : "EXTERNAL");
+  return 0;
+}
+
+static int acl__not_capturing(const char *api, acl__stream *s) {
+  return acl__fail(api, ACL_ERROR_RT_STREAM_NOT_CAPTURED, __FILE__, __LINE__,
+                   "the EXTERNAL flag works only on a stream that is being captured into a model runtime instance, "
+                   "and stream %d is not (openacl does not capture streams yet). Remedy: use the DEFAULT flag",
+                   s->id);
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+  if (event == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  if (flag > ACL_EVENT_RECORD_EXTERNAL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                     "flag %u is neither ACL_EVENT_RECORD_DEFAULT (0) nor ACL_EVENT_RECORD_EXTERNAL (1)", flag);
+  acl__event *e = NULL;
+  acl__stream *s = NULL;
+  int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
+  if (rc != 0)
+    return rc;
+  if ((rc = acl__event_flavour(__func__, e, flag)) != 0)
+    return rc;
+  if (flag == ACL_EVENT_RECORD_EXTERNAL)
+    return acl__not_capturing(__func__, s);
+  return acl__event_record(__func__, e, s);
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+  if (event == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  if (flag > ACL_EVENT_WAIT_EXTERNAL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                     "flag %u is neither ACL_EVENT_WAIT_DEFAULT (0) nor ACL_EVENT_WAIT_EXTERNAL (1)", flag);
+  if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "an EXTERNAL wait never times out: timeout must be 0, not %u",
+                     timeout);
+  if (timeout > INT32_MAX)
+    return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "timeout %u ms is above the largest, %d ms", timeout,
+                     (int)INT32_MAX);
+  acl__event *e = NULL;
+  acl__stream *s = NULL;
+  int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
+  if (rc != 0)
+    return rc;
+  if ((rc = acl__event_flavour(__func__, e, flag)) != 0)
+    return rc;
+  if (flag == ACL_EVENT_WAIT_EXTERNAL)
+    return acl__not_capturing(__func__, s);
+  return acl__event_wait(__func__, s, e, (int32_t)timeout);
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+  /* timeout in milliseconds (the header's unit; one document says seconds),
+   * 0 = never time out */
+  if (timeout < 0)
+    return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID,
+                     "timeout %d ms is invalid: use 0 to wait as long as it takes, or a positive number of ms",
+                     (int)timeout);
+  acl__event *e = NULL;
+  acl__stream *s = NULL;
+  int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
+  return rc != 0 ? rc : acl__event_wait(__func__, s, e, timeout);
+}
+
+/* ---- ids and budget ------------------------------------------------------------- */
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
+  int rc = 0;
+  if (eventId == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "eventId is NULL; pass where to store the id");
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  if (e == NULL)
+    return rc;
+  *eventId = e->id;
+  return 0;
+}
+
+aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
+  int rc = 0;
+  if (eventCount == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "eventCount is NULL; pass where to store the count");
+  acl__context *c = acl__context_current(__func__, &rc);
+  if (c == NULL)
+    return rc;
+  int live = atomic_load(&c->dev->events_live);
+  *eventCount = live >= ACL__MAX_EVENTS ? 0 : (uint32_t)(ACL__MAX_EVENTS - live);
+  return 0;
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
@@ -87,9 +193,15 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
   acl__event *e = acl__event_resolve(__func__, event, &rc);
   if (e == NULL)
     return rc;
-  int all_ran, signaled;
-  acl__event_state(e, &all_ran, &signaled);
-  *status = all_ran && signaled ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  int all_ran, signaled, never;
+  acl__event_state(e, &all_ran, &signaled, &never);
+  /* Never recorded: an event of aclrtCreateEvent / ...WithFlag is still in
+   * its initial state, which reads as NOT_READY (the vendor's sample expects
+   * 0 right after create); an Ex event reads as COMPLETE. */
+  if (never)
+    *status = e->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  else
+    *status = all_ran && signaled ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return 0;
 }
 
@@ -115,8 +227,8 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
   acl__event *e = acl__event_resolve_not_ex(__func__, status, event, &rc);
   if (e == NULL)
     return rc;
-  int all_ran, signaled;
-  acl__event_state(e, &all_ran, &signaled);
+  int all_ran, signaled, never;
+  acl__event_state(e, &all_ran, &signaled, &never);
   *status = all_ran && signaled ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return 0;
 }
@@ -126,8 +238,8 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
   acl__event *e = acl__event_resolve_not_ex(__func__, status, event, &rc);
   if (e == NULL)
     return rc;
-  int all_ran, signaled;
-  acl__event_state(e, &all_ran, &signaled);
+  int all_ran, signaled, never;
+  acl__event_state(e, &all_ran, &signaled, &never);
   *status = all_ran ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
   return 0;
 }

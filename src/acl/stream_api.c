@@ -1,16 +1,17 @@
-/* stream_api.c - the public stream functions. */
+/* stream_api.c - the public stream functions: create, destroy, synchronise, query. */
 #include <string.h>
 
 #include "common/errmsg.h"
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/executor.h"
+#include "rt/memory.h"
 #include "rt/rt.h"
+#include "rt/state_callback.h"
+#include "rt/stream_ctl.h"
 
-/* Largest number of streams per device, as on the Atlas training series. */
-#define ACL__MAX_STREAMS_HINT 2048
-
-static int acl__stream_create(const char *api, aclrtStream *stream, uint32_t priority, uint32_t flag) {
+static int acl__stream_create(const char *api, aclrtStream *stream, uint32_t priority, uint32_t flag,
+                              acl__stream **out) {
   int rc = 0;
   if (stream == NULL)
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "stream is NULL; pass where to store it");
@@ -25,18 +26,64 @@ static int acl__stream_create(const char *api, aclrtStream *stream, uint32_t pri
   acl__context *c = acl__context_current(api, &rc);
   if (c == NULL)
     return rc;
+  acl__stream_reap_orphans(c);
   acl__stream *s = acl__stream_new(c, priority, flag, 0);
+  if (s == NULL && atomic_load(&c->dev->streams_live) >= ACL__MAX_STREAMS)
+    return acl__fail(api, ACL_ERROR_RT_NO_STREAM_RESOURCE, __FILE__, __LINE__,
+                     "device %d has %d streams, the most it holds. Remedy: destroy streams you no longer use",
+                     (int)c->dev->id, ACL__MAX_STREAMS);
   if (s == NULL)
     return acl__fail(api, ACL_ERROR_RT_NO_STREAM_RESOURCE, __FILE__, __LINE__, "out of host memory for a stream");
   acl__context_add_stream(c, s);
   *stream = s;
+  if (out != NULL)
+    *out = s;
+  acl__statecb_stream(s, ACL_RT_STREAM_STATE_CREATE_POST);
   return 0;
 }
 
-aclError aclrtCreateStream(aclrtStream *stream) { return acl__stream_create(__func__, stream, 0, 0); }
+aclError aclrtCreateStream(aclrtStream *stream) { return acl__stream_create(__func__, stream, 0, 0, NULL); }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag) {
-  return acl__stream_create(__func__, stream, priority, flag);
+  return acl__stream_create(__func__, stream, priority, flag, NULL);
+}
+
+aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle) {
+  /* The handle is a public struct: any readable one is taken, as the
+   * vendor's runtime takes it (aclrtCreateStreamConfigHandle is one way to
+   * make it); NULL means the defaults. */
+  aclrtStreamConfigHandle cfg = {NULL, 0, 0, 0};
+  if (handle != NULL)
+    cfg = *handle;
+  if (cfg.flag > UINT32_MAX)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "the handle's flag 0x%llx has bits that are not ACL_STREAM_* flags",
+                     (unsigned long long)cfg.flag);
+  if (cfg.workptr != NULL) {
+    acl__ptr_info in;
+    acl__mem_classify(cfg.workptr, &in);
+    if (in.kind != ACL__PTR_DEVICE || cfg.workSize == 0 || cfg.workSize > in.alloc_size - in.offset)
+      return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                       "the handle's work memory (%p, %zu bytes) is not a range inside one device allocation. "
+                       "Remedy: set ACL_RT_STREAM_WORK_ADDR_PTR to memory from aclrtMalloc and "
+                       "ACL_RT_STREAM_WORK_SIZE to at most its size, or leave both unset",
+                       cfg.workptr, cfg.workSize);
+  } else if (cfg.workSize != 0) {
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+                     "the handle sets a work size (%zu bytes) but no work address. Remedy: set "
+                     "ACL_RT_STREAM_WORK_ADDR_PTR too, or leave both unset",
+                     cfg.workSize);
+  }
+  acl__stream *s = NULL;
+  int rc = acl__stream_create(__func__, stream, cfg.priority, (uint32_t)cfg.flag, &s);
+  if (rc == 0) {
+    /* the model layer runs models on this stream in this memory (the
+     * model's own ACL_MDL_WORK_ADDR_PTR wins) */
+    pthread_mutex_lock(&s->lock);
+    s->work_ptr = cfg.workptr;
+    s->work_size = cfg.workSize;
+    pthread_mutex_unlock(&s->lock);
+  }
+  return rc;
 }
 
 /* Checks an explicit (non-NULL) user stream for destroy; unlinks it from its context. */
@@ -69,7 +116,9 @@ static int acl__destroy(const char *api, aclrtStream stream, int force) {
   acl__stream *s = acl__stream_take(api, stream, &rc);
   if (s == NULL)
     return rc;
+  acl__context *c = s->ctx;
   acl__stream_destroy(s, force, api);
+  acl__stream_reap_orphans(c); /* streams destroyed by force earlier whose task has ended */
   return 0;
 }
 
@@ -135,8 +184,11 @@ static acl__stream *acl__stream_to_query(const char *api, aclrtStream stream, co
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
   int rc = 0;
   acl__stream *s = acl__stream_to_query(__func__, stream, priority, "priority", &rc);
-  if (s != NULL)
+  if (s != NULL) {
+    pthread_mutex_lock(&s->lock); /* aclrtSetStreamAttribute may change it */
     *priority = s->priority;
+    pthread_mutex_unlock(&s->lock);
+  }
   return rc;
 }
 

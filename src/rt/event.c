@@ -12,6 +12,20 @@
  * Lifetime: the handle holds one reference and every queued task that
  * uses the event holds one; aclrtDestroyEvent drops the handle's, so an
  * event destroyed with records in flight is freed when they have run.
+ *
+ * Ids: events of aclrtCreateEvent / ...WithFlag take the lowest free id of
+ * their device, at most ACL__MAX_EVENTS of them (a card's hardware events);
+ * Ex events are not limited and are numbered above that range.
+ *
+ * Waits with a timeout (aclrtStreamWaitEventWithTimeout, ...WithFlag): a
+ * parked wait with a deadline is also on the timer list, which the timer
+ * thread polls (timer.c, acl__event_poll); at the deadline the wait fails with
+ * ACL_ERROR_RT_WAIT_TIMEOUT, which the stream reports at its next
+ * synchronisation, and the stream goes on.
+ *
+ * Locks: timer lock (acl__event_timers.lock) -> event lock -> stream lock.
+ * Nobody takes the timer lock while holding an event lock: a wait that ends
+ * takes the two one after the other.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,13 +39,48 @@
 #include "rt/device.h"
 #include "rt/event.h"
 #include "rt/executor.h"
+#include "rt/idpool.h"
 #include "rt/rt.h"
+#include "rt/timer.h"
 
 typedef struct acl__event_waiter {
-  struct acl__event_waiter *next;
+  struct acl__event_waiter *next;     /* the event's waiter list (event lock) */
   acl__stream *stream;
   uint64_t target;
+  acl__event *ev;
+  /* with a timeout: the timer list (timer lock) */
+  struct acl__event_waiter *tnext, *tprev;
+  int in_timer;                       /* timer lock */
+  uint64_t deadline;                  /* CLOCK_MONOTONIC ns */
+  int finished, timed_out;            /* event lock */
 } acl__event_waiter;
+
+static struct {
+  pthread_mutex_t lock;
+  acl__event_waiter *head;
+} acl__event_timers = {PTHREAD_MUTEX_INITIALIZER, NULL};
+
+static pthread_once_t acl__event_timers_once = PTHREAD_ONCE_INIT;
+static void acl__event_timers_atfork_child(void) {
+  pthread_mutex_init(&acl__event_timers.lock, NULL);
+  acl__event_timers.head = NULL; /* the parent's waits are not ours */
+}
+static void acl__event_timers_setup(void) { pthread_atfork(NULL, NULL, acl__event_timers_atfork_child); }
+
+/* Takes w off the timer list if it is there (timer lock taken here). */
+static void acl__event_timer_remove(acl__event_waiter *w) {
+  pthread_mutex_lock(&acl__event_timers.lock);
+  if (w->in_timer) {
+    if (w->tprev != NULL)
+      w->tprev->tnext = w->tnext;
+    else
+      acl__event_timers.head = w->tnext;
+    if (w->tnext != NULL)
+      w->tnext->tprev = w->tprev;
+    w->in_timer = 0;
+  }
+  pthread_mutex_unlock(&acl__event_timers.lock);
+}
 
 static void acl__event_unref(acl__event *e) {
   pthread_mutex_lock(&e->lock);
@@ -46,6 +95,11 @@ static void acl__event_unref(acl__event *e) {
 
 void acl__event_destroy(acl__event *e) {
   acl__handle_unregister(e);
+  if (!e->ex) {
+    /* the id goes back with the handle: queued records keep only the struct */
+    acl__idpool_give(e->dev->event_ids, (int32_t)e->id);
+    atomic_fetch_sub(&e->dev->events_live, 1);
+  }
   acl__event_unref(e);
 }
 
@@ -71,12 +125,14 @@ typedef struct acl__event_task {
   acl__event *ev;
   uint64_t seq;                 /* record: which record this is; wait: the target */
   acl__event_waiter *waiter;    /* wait: registered in ev->waiters while parked */
+  int32_t timeout_ms;           /* wait: 0 = none */
 } acl__event_task;
 
 static void acl__event_task_release(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;
   if (et->waiter != NULL) {
-    /* discarded while parked: leave the event's waiter list */
+    /* discarded while parked: leave the timer list, then the event's waiter list */
+    acl__event_timer_remove(et->waiter);
     pthread_mutex_lock(&et->ev->lock);
     for (acl__event_waiter **pp = &et->ev->waiters; *pp; pp = &(*pp)->next)
       if (*pp == et->waiter) {
@@ -125,37 +181,102 @@ static int acl__record_run(acl__task *t) {
   return 0;
 }
 
+/* Event lock held: takes w off the event's waiter list if it is there. */
+static void acl__event_unlink_waiter_locked(acl__event *e, acl__event_waiter *w) {
+  for (acl__event_waiter **pp = &e->waiters; *pp; pp = &(*pp)->next)
+    if (*pp == w) {
+      *pp = w->next;
+      break;
+    }
+}
+
 static int acl__wait_run(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;
   acl__event *e = et->ev;
   pthread_mutex_lock(&e->lock);
-  if (e->done >= et->seq) {
-    if (et->waiter != NULL) {
-      /* woken: record_run already unlinked it */
-      for (acl__event_waiter **pp = &e->waiters; *pp; pp = &(*pp)->next)
-        if (*pp == et->waiter) {
-          *pp = et->waiter->next;
-          break;
-        }
-      free(et->waiter);
-      et->waiter = NULL;
+  int done = e->done >= et->seq;
+  int timed_out = et->waiter != NULL && et->waiter->timed_out;
+  if (done || timed_out) {
+    acl__event_waiter *w = et->waiter;
+    et->waiter = NULL;
+    if (w != NULL) {
+      w->finished = 1;
+      acl__event_unlink_waiter_locked(e, w); /* woken: record_run unlinked it already */
     }
     pthread_mutex_unlock(&e->lock);
+    if (w != NULL) {
+      acl__event_timer_remove(w);
+      free(w);
+    }
+    if (!done) {
+      snprintf(t->what, sizeof(t->what), "event wait (no record within %d ms)", (int)et->timeout_ms);
+      return ACL_ERROR_RT_WAIT_TIMEOUT;
+    }
     return 0;
   }
-  if (et->waiter == NULL) {
-    et->waiter = calloc(1, sizeof(*et->waiter));
-    if (et->waiter == NULL) {
+  int arm = 0;
+  acl__event_waiter *w = et->waiter;
+  if (w == NULL) {
+    w = calloc(1, sizeof(*w));
+    if (w == NULL) {
       pthread_mutex_unlock(&e->lock);
       return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
     }
-    et->waiter->stream = t->stream;
-    et->waiter->target = et->seq;
-    et->waiter->next = e->waiters;
-    e->waiters = et->waiter;
+    w->stream = t->stream;
+    w->target = et->seq;
+    w->ev = e;
+    w->next = e->waiters;
+    e->waiters = w;
+    et->waiter = w;
+    arm = et->timeout_ms > 0;
   }
   pthread_mutex_unlock(&e->lock);
+  if (arm) {
+    /* the timeout runs from when the wait starts on the device */
+    pthread_once(&acl__event_timers_once, acl__event_timers_setup);
+    w->deadline = acl__now_ns() + (uint64_t)et->timeout_ms * 1000000u;
+    pthread_mutex_lock(&acl__event_timers.lock);
+    w->tprev = NULL;
+    w->tnext = acl__event_timers.head;
+    if (w->tnext != NULL)
+      w->tnext->tprev = w;
+    acl__event_timers.head = w;
+    w->in_timer = 1;
+    pthread_mutex_unlock(&acl__event_timers.lock);
+    acl__timer_arm(w->deadline);
+  }
   return ACL__TASK_PARK;
+}
+
+uint64_t acl__event_poll(uint64_t now) {
+  uint64_t next = 0;
+  pthread_mutex_lock(&acl__event_timers.lock);
+  for (acl__event_waiter *w = acl__event_timers.head, *tn; w != NULL; w = tn) {
+    tn = w->tnext;
+    if (w->deadline > now) {
+      if (next == 0 || w->deadline < next)
+        next = w->deadline;
+      continue;
+    }
+    /* due: off the timer list; the wait, unless it ended meanwhile, fails */
+    if (w->tprev != NULL)
+      w->tprev->tnext = w->tnext;
+    else
+      acl__event_timers.head = w->tnext;
+    if (w->tnext != NULL)
+      w->tnext->tprev = w->tprev;
+    w->in_timer = 0;
+    acl__event *e = w->ev;
+    pthread_mutex_lock(&e->lock);
+    if (!w->finished && !w->timed_out && e->done < w->target) {
+      w->timed_out = 1;
+      acl__event_unlink_waiter_locked(e, w);
+      acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
+    }
+    pthread_mutex_unlock(&e->lock);
+  }
+  pthread_mutex_unlock(&acl__event_timers.lock);
+  return next;
 }
 
 static int acl__reset_run(acl__task *t) {
@@ -167,7 +288,7 @@ static int acl__reset_run(acl__task *t) {
 }
 
 static int acl__event_submit(const char *api, acl__event *e, acl__stream *s, acl__task_run_fn run, uint64_t seq,
-                             const char *what) {
+                             int32_t timeout_ms, const char *what) {
   acl__event_task *et = calloc(1, sizeof(*et));
   if (et == NULL)
     return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for an event task");
@@ -176,6 +297,7 @@ static int acl__event_submit(const char *api, acl__event *e, acl__stream *s, acl
   snprintf(et->t.what, sizeof(et->t.what), "%s", what);
   et->ev = e;
   et->seq = seq;
+  et->timeout_ms = timeout_ms;
   pthread_mutex_lock(&e->lock);
   e->refs++;
   pthread_mutex_unlock(&e->lock);
@@ -197,9 +319,28 @@ static int acl__event_submit(const char *api, acl__event *e, acl__stream *s, acl
 /* ---- operations behind the public functions (src/acl/event_api.c) ---------- */
 
 int acl__event_new(const char *api, acl__context *c, uint32_t flag, int ex, acl__event **out) {
+  acl__device *d = c->dev;
+  int32_t id;
+  if (ex) {
+    id = ACL__MAX_EVENTS + (int32_t)(atomic_fetch_add(&d->ex_event_ids, 1) % (uint32_t)(INT32_MAX - ACL__MAX_EVENTS));
+  } else {
+    id = acl__idpool_take(d->event_ids, ACL__MAX_EVENTS / 64);
+    if (id < 0)
+      return acl__fail(api, ACL_ERROR_RT_NO_EVENT_RESOURCE, __FILE__, __LINE__,
+                       "device %d has %d events already, as many as a card has. Remedy: destroy events you no "
+                       "longer use, or use aclrtCreateEventExWithFlag, whose events are not limited",
+                       (int)d->id, ACL__MAX_EVENTS);
+  }
   acl__event *e = calloc(1, sizeof(*e));
-  if (e == NULL)
+  if (e == NULL) {
+    if (!ex)
+      acl__idpool_give(d->event_ids, id);
     return acl__fail(api, ACL_ERROR_RT_NO_EVENT_RESOURCE, __FILE__, __LINE__, "out of host memory for an event");
+  }
+  if (!ex)
+    atomic_fetch_add(&d->events_live, 1);
+  e->id = (uint32_t)id;
+  e->dev = d;
   e->ctx = c;
   e->flags = flag;
   e->ex = ex;
@@ -246,26 +387,27 @@ int acl__event_record(const char *api, acl__event *e, acl__stream *s) {
   pthread_mutex_lock(&e->lock);
   uint64_t seq = ++e->recorded;
   pthread_mutex_unlock(&e->lock);
-  return acl__event_submit(api, e, s, acl__record_run, seq, "event record");
+  return acl__event_submit(api, e, s, acl__record_run, seq, 0, "event record");
 }
 
 int acl__event_reset(const char *api, acl__event *e, acl__stream *s) {
-  return acl__event_submit(api, e, s, acl__reset_run, 0, "event reset");
+  return acl__event_submit(api, e, s, acl__reset_run, 0, 0, "event reset");
 }
 
-int acl__event_wait(const char *api, acl__stream *s, acl__event *e) {
+int acl__event_wait(const char *api, acl__stream *s, acl__event *e, int32_t timeout_ms) {
   pthread_mutex_lock(&e->lock);
   uint64_t target = e->recorded;
   pthread_mutex_unlock(&e->lock);
   if (target == 0)
     return 0; /* never recorded: nothing to wait for */
-  return acl__event_submit(api, e, s, acl__wait_run, target, "event wait");
+  return acl__event_submit(api, e, s, acl__wait_run, target, timeout_ms, "event wait");
 }
 
-void acl__event_state(acl__event *e, int *all_ran, int *signaled) {
+void acl__event_state(acl__event *e, int *all_ran, int *signaled, int *never_recorded) {
   pthread_mutex_lock(&e->lock);
   *all_ran = e->done >= e->recorded;
   *signaled = e->recorded == 0 || e->signaled;
+  *never_recorded = e->recorded == 0;
   pthread_mutex_unlock(&e->lock);
 }
 

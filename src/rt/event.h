@@ -16,10 +16,14 @@ int acl__event_remove(const char *api, acl__event *e);
 int acl__event_same_context(const char *api, acl__event *e, acl__stream *s);
 int acl__event_record(const char *api, acl__event *e, acl__stream *s);
 int acl__event_reset(const char *api, acl__event *e, acl__stream *s);
-/* Later work on s waits for e's latest record (none: no wait). */
-int acl__event_wait(const char *api, acl__stream *s, acl__event *e);
-/* all_ran: every record submitted so far has run; signaled: not reset since. */
-void acl__event_state(acl__event *e, int *all_ran, int *signaled);
+/* Later work on s waits for e's latest record (none: no wait).  timeout_ms
+ * > 0: the wait fails with ACL_ERROR_RT_WAIT_TIMEOUT (reported at the
+ * stream's next synchronisation) when the record has not run that long
+ * after the wait started; 0: no limit. */
+int acl__event_wait(const char *api, acl__stream *s, acl__event *e, int32_t timeout_ms);
+/* all_ran: every record submitted so far has run; signaled: not reset since;
+ * never_recorded: no record was ever submitted. */
+void acl__event_state(acl__event *e, int *all_ran, int *signaled, int *never_recorded);
 int acl__event_sync(const char *api, acl__event *e, int32_t timeout_ms);
 /* The device time of e's latest record, or a recorded failure naming `which`. */
 int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t *ts);

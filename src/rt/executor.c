@@ -10,6 +10,8 @@
  *            synchronises and helps: acl__stream_sync_api)
  *   PARKED   its first task returned ACL__TASK_PARK; acl__stream_unpark
  *            makes it READY again
+ *   STOPPED  aclrtStreamStop: in no list; new tasks queue but nothing runs
+ *            until aclrtStreamAbort (or a destroy) discards them
  * So tasks of one stream run in submission order, one at a time, and
  * different streams run concurrently.  An executor runs at most
  * ACL__QUANTUM tasks of a stream before putting it back, so that streams of
@@ -18,6 +20,16 @@
  *
  * Idle executors spin for a short while (work often follows work), then
  * sleep on the device's condition variable: an idle device uses no CPU.
+ * Parked tasks that must wake on time rather than on a record or a write
+ * are woken by the timer thread (timer.c), not by the executors, which may
+ * all be busy.
+ *
+ * Stopping, aborting and destroying by force never walk the queue: they
+ * set marks on the stream (drop_upto, keep_seq, cut_upto, stopped) that the
+ * runner reads between tasks, so they return at once however many tasks
+ * are queued; the runner then releases the discarded tasks unrun.  A kernel
+ * that is running when its stream is stopped or aborted skips its remaining
+ * blocks (acl__device_parallel_for) and fails with the stream's cut code.
  *
  * Locks: stream lock, then scheduler lock (a leaf).  Task functions run
  * with no runtime lock held.
@@ -32,6 +44,8 @@
 #include "common/errmsg.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "rt/device_query.h"
+#include "rt/exception.h"
 #include "rt/executor.h"
 #include "rt/rt.h"
 
@@ -49,6 +63,9 @@ typedef struct acl__pjob {
   atomic_uint done;
   atomic_int helpers;           /* executors inside the job */
   atomic_int first_err;
+  _Atomic uint64_t *cut_upto;   /* the stream's cut mark (stop, abort), or NULL */
+  uint64_t seq;                 /* the kernel task's position: cut when <= *cut_upto */
+  atomic_int cut;               /* blocks were skipped */
 } acl__pjob;
 
 struct acl__sched {
@@ -62,9 +79,19 @@ struct acl__sched {
   int sleeping;                 /* guarded by sched_lock */
   atomic_int spinning;
   atomic_int pending;           /* streams in ready lists + open jobs: what spinners watch */
+  atomic_int busy;              /* executors holding a stream or a job */
 };
 
-static uint64_t acl__now_ns(void) {
+/* The task this thread is running, for acl__device_parallel_for: a kernel's
+ * blocks stop early when its stream is stopped or aborted. */
+static _Thread_local acl__task *acl__tls_task;
+static _Thread_local int acl__tls_cut;            /* blocks of it were skipped */
+static _Thread_local char acl__tls_cut_what[64];  /* its name before the kernel rewrote it */
+static _Thread_local uint32_t acl__tls_last_task_id;
+
+uint32_t acl__thread_last_task_id(void) { return acl__tls_last_task_id; }
+
+uint64_t acl__now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -149,8 +176,8 @@ static void acl__sched_wake_locked(struct acl__sched *sc) {
 /* Puts a READY stream in its device's list and wakes an executor.  Called
  * with the stream's lock held, so that the stream cannot be destroyed
  * between becoming READY and being listed. */
-static void acl__sched_push(acl__stream *s) {
-  acl__device *d = s->ctx->dev;
+void acl__sched_push(acl__stream *s) {
+  acl__device *d = s->dev;
   pthread_mutex_lock(&d->sched_lock);
   acl__ready_push_locked(d->sched, s);
   acl__sched_wake_locked(d->sched);
@@ -168,12 +195,58 @@ static void acl__stream_note_error_locked(acl__stream *s, acl__task *t, int rc) 
   ACL__LOGE(ACL__MOD_RUNTIME, "%s", s->error_msg);
 }
 
+/* 1 when t is to be discarded unrun: aborted, or its stream destroyed by force. */
+static inline int acl__task_dropped(acl__stream *s, const acl__task *t) {
+  return t->seq <= atomic_load_explicit(&s->drop_upto, memory_order_acquire) &&
+         t->seq != atomic_load_explicit(&s->keep_seq, memory_order_relaxed);
+}
+
+/* Stream lock held, head != NULL: takes the tasks at the head that are not
+ * to run (dropped, or after a failure with ACL_STOP_ON_FAILURE) off the
+ * queue and returns them as a list; NULL when the head is to run. */
+static acl__task *acl__stream_take_dropped_locked(acl__stream *s) {
+  int stop_mode = s->error != 0 && s->failure_mode == ACL_STOP_ON_FAILURE;
+  acl__task *last = NULL;
+  for (acl__task *t = s->head; t != NULL && (stop_mode || acl__task_dropped(s, t)); t = t->next)
+    last = t;
+  if (last == NULL)
+    return NULL;
+  acl__task *list = s->head;
+  s->head = last->next;
+  last->next = NULL;
+  s->completed = last->seq;
+  s->wakeups = 0; /* they belonged to the dropped head */
+  if (s->head == NULL) {
+    s->tail = NULL;
+    s->completed = s->submitted;
+  }
+  if (s->waiters)
+    pthread_cond_broadcast(&s->idle_cond);
+  return list;
+}
+
+/* The code a task whose kernel blocks were cut short fails with, and its
+ * name, saying why. */
+static int acl__task_cut(acl__stream *s, acl__task *t) {
+  int code = atomic_load_explicit(&s->cut_code, memory_order_relaxed);
+  if (code == 0)
+    code = ACL_ERROR_RT_STREAM_ABORT;
+  const char *by = code == ACL_ERROR_RT_INTERNAL_ERROR ? "aclrtStreamStop"
+                   : code == ACL_ERROR_RT_DEVICE_TASK_ABORT ? "aclrtDeviceTaskAbort"
+                                                             : "aclrtStreamAbort";
+  char what[sizeof(t->what) + 32] = "";
+  snprintf(what, sizeof(what), "%.40s, cut by %s", acl__tls_cut_what, by);
+  memcpy(t->what, what, sizeof(t->what) - 1); /* at most 40 + 29 bytes: cut to fit */
+  t->what[sizeof(t->what) - 1] = '\0';
+  return code;
+}
+
 /* Runs tasks of a stream that the caller has set RUNNING (stream lock
  * held on entry and exit).  Stops when the queue is empty (-> IDLE), the
- * head task parks (-> PARKED), `limit` tasks ran (-> READY), or, for a
- * thread that synchronises and helps, when `until` has completed or the
- * next task is executor-only (-> READY).  Returns 1 when the caller must
- * push the stream back on the ready list.
+ * head task parks (-> PARKED), the stream is stopped (-> STOPPED), `limit`
+ * tasks ran (-> READY), or, for a thread that synchronises and helps, when
+ * `until` has completed or the next task is executor-only (-> READY).
+ * Returns 1 when the caller must push the stream back on the ready list.
  *
  * Tasks run in batches without the lock: the tasks from head to the tail
  * seen under the lock have stable links (submitters only append after the
@@ -181,9 +254,29 @@ static void acl__stream_note_error_locked(acl__stream *s, acl__task *t, int rc) 
 static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
   int ran = 0;
   for (;;) {
+    if (s->head != NULL) {
+      acl__task *drop = acl__stream_take_dropped_locked(s);
+      if (drop != NULL) {
+        pthread_mutex_unlock(&s->lock); /* still RUNNING: nobody else touches the queue's head */
+        for (acl__task *x = drop, *next; x != NULL; x = next) {
+          next = x->next;
+          x->discarded = 1;
+          acl__task_release(x);
+        }
+        pthread_mutex_lock(&s->lock);
+        continue;
+      }
+    }
     acl__task *first = s->head;
     if (first == NULL) {
       s->state = ACL__STREAM_IDLE;
+      s->completed = s->submitted; /* every task submitted has run or was discarded */
+      if (s->waiters)
+        pthread_cond_broadcast(&s->idle_cond);
+      return 0;
+    }
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed)) {
+      s->state = ACL__STREAM_STOPPED;
       if (s->waiters)
         pthread_cond_broadcast(&s->idle_cond);
       return 0;
@@ -191,21 +284,6 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
     if ((limit > 0 && ran >= limit) || (until != 0 && (s->completed >= until || first->executor_only))) {
       s->state = ACL__STREAM_READY;
       return 1;
-    }
-    if (s->error != 0 && s->failure_mode == ACL_STOP_ON_FAILURE) {
-      /* an earlier task failed: drop this one unrun */
-      s->head = first->next;
-      if (s->head == NULL)
-        s->tail = NULL;
-      s->completed = first->seq;
-      first->discarded = 1;
-      if (s->waiters)
-        pthread_cond_broadcast(&s->idle_cond);
-      pthread_mutex_unlock(&s->lock);
-      acl__task_release(first);
-      pthread_mutex_lock(&s->lock);
-      ran++;
-      continue;
     }
     acl__task *last = s->tail;
     s->batch_last = last;
@@ -215,11 +293,18 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
     int rc = 0, n = 0;
     for (;;) {
       if (t != first && ((limit > 0 && ran + n >= limit) || (until != 0 && (t->seq > until || t->executor_only)) ||
-                         atomic_load_explicit(&s->discard, memory_order_relaxed)))
+                         acl__task_dropped(s, t) || atomic_load_explicit(&s->stopped, memory_order_relaxed)))
         break;
+      acl__tls_task = t;
+      acl__tls_cut = 0;
       rc = t->run(t);
+      acl__tls_task = NULL;
       if (rc == ACL__TASK_PARK)
         break;
+      if (acl__tls_cut)
+        rc = acl__task_cut(s, t);
+      else if (rc != 0)
+        acl__exception_task_failed(t, rc); /* exception callbacks (exception.c) */
       done = t;
       n++;
       if (rc != 0 || t == last)
@@ -231,9 +316,11 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
     s->batch_last = NULL;
     if (done != NULL) {
       s->head = done->next;
-      if (s->head == NULL)
-        s->tail = NULL;
       s->completed = done->seq;
+      if (s->head == NULL) {
+        s->tail = NULL;
+        s->completed = s->submitted;
+      }
       done->next = NULL;
       if (rc != 0 && rc != ACL__TASK_PARK)
         acl__stream_note_error_locked(s, done, rc);
@@ -247,24 +334,9 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
       }
       pthread_mutex_lock(&s->lock);
     }
-    if (atomic_load_explicit(&s->discard, memory_order_relaxed) && s->head != NULL) {
-      /* destroyed by force: what has not run goes */
-      acl__task *drop = s->head;
-      s->head = s->tail = NULL;
-      s->completed = s->submitted;
-      pthread_mutex_unlock(&s->lock); /* still RUNNING: the destroyer waits */
-      for (acl__task *x = drop, *next; x != NULL; x = next) {
-        next = x->next;
-        x->discarded = 1;
-        acl__task_release(x);
-      }
-      pthread_mutex_lock(&s->lock);
-      s->state = ACL__STREAM_IDLE;
-      if (s->waiters)
-        pthread_cond_broadcast(&s->idle_cond);
-      return 0;
-    }
     if (rc == ACL__TASK_PARK) {
+      if (acl__task_dropped(s, s->head))
+        continue; /* aborted or destroyed while it ran: discarded at the top */
       if (s->wakeups > 0) {
         s->wakeups--;
         continue; /* woken already: run it again */
@@ -290,14 +362,21 @@ int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq) {
   t->seq = ++s->submitted;
   if (seq != NULL)
     *seq = t->seq;
+  if (!s->is_default)
+    acl__tls_last_task_id = (uint32_t)t->seq;
+  t->submit_tid = acl__exception_thread_id();
   if (s->tail != NULL)
     s->tail->next = t;
   else
     s->head = t;
   s->tail = t;
   if (s->state == ACL__STREAM_IDLE) {
-    s->state = ACL__STREAM_READY;
-    acl__sched_push(s);
+    if (atomic_load_explicit(&s->stopped, memory_order_relaxed)) {
+      s->state = ACL__STREAM_STOPPED; /* queued, not run: aclrtStreamStop */
+    } else {
+      s->state = ACL__STREAM_READY;
+      acl__sched_push(s);
+    }
   }
   pthread_mutex_unlock(&s->lock);
   return 0;
@@ -308,6 +387,10 @@ void acl__stream_unpark(acl__stream *s) {
   if (s->state == ACL__STREAM_PARKED) {
     s->state = ACL__STREAM_READY;
     acl__sched_push(s);
+    /* a thread synchronising the stream runs it itself rather than wait for
+     * an executor (all of them may be busy with host functions) */
+    if (s->waiters)
+      pthread_cond_broadcast(&s->idle_cond);
   } else {
     s->wakeups++;
   }
@@ -322,7 +405,7 @@ int acl__stream_help(acl__stream *s, uint64_t until) {
    * wake-up of an executor on the short path (launch, then synchronise). */
   if (s->state != ACL__STREAM_READY)
     return 0;
-  acl__device *d = s->ctx->dev;
+  acl__device *d = s->dev;
   pthread_mutex_lock(&d->sched_lock);
   int claimed = acl__ready_remove_locked(d->sched, s);
   pthread_mutex_unlock(&d->sched_lock);
@@ -345,6 +428,14 @@ static void acl__pjob_work(acl__pjob *j) {
     uint32_t i = atomic_fetch_add(&j->next_i, 1);
     if (i >= j->n)
       return;
+    if (j->cut_upto != NULL && atomic_load_explicit(j->cut_upto, memory_order_relaxed) >= j->seq) {
+      /* stopped or aborted: this block and the ones nobody took yet are skipped */
+      uint32_t rest = atomic_exchange(&j->next_i, j->n);
+      uint32_t skipped = 1 + (rest < j->n ? j->n - rest : 0);
+      atomic_store(&j->cut, 1);
+      atomic_fetch_add(&j->done, skipped);
+      return;
+    }
     int rc = j->fn(i, j->arg);
     if (rc != 0) {
       int zero = 0;
@@ -354,13 +445,31 @@ static void acl__pjob_work(acl__pjob *j) {
   }
 }
 
+/* The calling thread runs a task: note that its blocks were cut, keeping
+ * the task's name as it was before the kernel rewrites it for its error. */
+static void acl__note_cut(void) {
+  acl__tls_cut = 1;
+  snprintf(acl__tls_cut_what, sizeof(acl__tls_cut_what), "%s", acl__tls_task->what);
+}
+
 int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, void *arg), void *arg) {
   if (n == 0)
     return 0;
+  /* A kernel run as a stream task stops early when the stream is stopped or
+   * aborted: remaining blocks are skipped and the task fails with the
+   * stream's cut code (acl__stream_run_locked).  0 is returned for the
+   * blocks that were skipped, so the kernel reports no failure of its own. */
+  acl__task *cur = acl__tls_task;
+  _Atomic uint64_t *cut_upto = cur != NULL ? &cur->stream->cut_upto : NULL;
+  uint64_t seq = cur != NULL ? cur->seq : 0;
   struct acl__sched *sc = d->sched;
   if (n == 1 || sc == NULL || sc->nthreads <= 1) {
     int first = 0;
     for (uint32_t i = 0; i < n; i++) {
+      if (cut_upto != NULL && atomic_load_explicit(cut_upto, memory_order_relaxed) >= seq) {
+        acl__note_cut();
+        break;
+      }
       int rc = fn(i, arg);
       if (rc != 0 && first == 0)
         first = rc;
@@ -372,6 +481,8 @@ int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, v
   j.fn = fn;
   j.arg = arg;
   j.n = n;
+  j.cut_upto = cut_upto;
+  j.seq = seq;
   pthread_mutex_lock(&d->sched_lock);
   j.next = sc->jobs;
   sc->jobs = &j;
@@ -393,6 +504,8 @@ int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, v
   pthread_mutex_unlock(&d->sched_lock);
   while (atomic_load(&j.helpers) > 0 || atomic_load(&j.done) < j.n)
     sched_yield();
+  if (atomic_load(&j.cut) && cur != NULL)
+    acl__note_cut();
   return atomic_load(&j.first_err);
 }
 
@@ -404,19 +517,28 @@ static int acl__take_work_locked(struct acl__sched *sc, acl__pjob **job, acl__st
   for (acl__pjob *j = sc->jobs; j != NULL; j = j->next)
     if (atomic_load(&j->next_i) < j->n) {
       atomic_fetch_add(&j->helpers, 1);
+      atomic_fetch_add(&sc->busy, 1);
       *job = j;
       return 1;
     }
   *stream = acl__ready_pop_locked(sc);
-  if (*stream != NULL)
+  if (*stream != NULL) {
     atomic_fetch_add(&(*stream)->sched_refs, 1);
+    atomic_fetch_add(&sc->busy, 1);
+  }
   return *stream != NULL;
+}
+
+int acl__sched_has_idle(acl__device *d) {
+  struct acl__sched *sc = d->sched;
+  return sc != NULL && atomic_load(&sc->busy) < sc->nthreads;
 }
 
 static void *acl__executor_main(void *arg) {
   struct acl__sched *sc = arg;
   acl__device *d = sc->dev;
   acl__device_access_begin(d);
+  acl__devstat_executor_enter(d); /* utilisation (device_query.c) */
   pthread_mutex_lock(&d->sched_lock);
   while (!sc->stop) {
     acl__pjob *job = NULL;
@@ -433,11 +555,15 @@ static void *acl__executor_main(void *arg) {
           if (acl__stream_run_locked(s, ACL__QUANTUM, 0))
             acl__sched_push(s);
         }
-        /* the last touch: a destroyer waiting for sched_refs frees it after */
-        if (atomic_fetch_sub(&s->sched_refs, 1) == 1 && s->destroying)
+        /* the last touch: a destroyer waiting for sched_refs frees it after,
+         * and an orphan with nothing left becomes dead */
+        if (atomic_fetch_sub(&s->sched_refs, 1) == 1 && s->destroying) {
           pthread_cond_broadcast(&s->idle_cond);
+          acl__stream_settle_locked(s);
+        }
         pthread_mutex_unlock(&s->lock);
       }
+      atomic_fetch_sub(&sc->busy, 1);
       pthread_mutex_lock(&d->sched_lock);
       continue;
     }
@@ -456,6 +582,7 @@ static void *acl__executor_main(void *arg) {
     sc->sleeping--;
   }
   pthread_mutex_unlock(&d->sched_lock);
+  acl__devstat_executor_leave(d);
   acl__device_access_end(d);
   return NULL;
 }
@@ -507,7 +634,7 @@ void acl__sched_forget(acl__device *d) {
 }
 
 int acl__stream_unlist(acl__stream *s) {
-  acl__device *d = s->ctx->dev;
+  acl__device *d = s->dev;
   if (d->sched == NULL)
     return 0;
   pthread_mutex_lock(&d->sched_lock);

@@ -6,7 +6,7 @@
 
 #include "rt/rt.h"
 
-enum { ACL__STREAM_IDLE = 0, ACL__STREAM_READY, ACL__STREAM_RUNNING, ACL__STREAM_PARKED };
+enum { ACL__STREAM_IDLE = 0, ACL__STREAM_READY, ACL__STREAM_RUNNING, ACL__STREAM_PARKED, ACL__STREAM_STOPPED };
 
 /* Starts / stops the device's executor threads (device lock held). */
 int acl__sched_start(acl__device *d);
@@ -20,5 +20,21 @@ int acl__stream_help(acl__stream *s, uint64_t until);
 void acl__deadline(struct timespec *ts, int32_t timeout_ms);
 /* Removes a stream from the ready list (stream lock held); 1 if it was there. */
 int acl__stream_unlist(acl__stream *s);
+/* Puts a READY stream on its device's ready list and wakes an executor
+ * (stream lock held). */
+void acl__sched_push(acl__stream *s);
+/* 1 when the device has an executor with nothing to run: a task queued now
+ * would start at once, as on an idle card. */
+int acl__sched_has_idle(acl__device *d);
+/* CLOCK_MONOTONIC nanoseconds. */
+uint64_t acl__now_ns(void);
+
+/* stream.c: an orphan (destroyed by force) whose last user just let go
+ * becomes dead; its id goes back at once (stream lock held). */
+void acl__stream_settle_locked(acl__stream *s);
+
+/* The id of the last task the calling thread queued on a stream it created
+ * (aclrtGetThreadLastTaskId); 0 when none. */
+uint32_t acl__thread_last_task_id(void);
 
 #endif

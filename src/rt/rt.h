@@ -57,6 +57,12 @@ typedef enum acl__handle_type {
   ACL__H_TENSOR_DESC,  /* aclTensorDesc (src/acl/tensor_desc.c) */
   ACL__H_MODEL_DESC,   /* aclmdlDesc (src/acl/model_api.c) */
   ACL__H_DATA_BUFFER,  /* aclDataBuffer (src/acl/data_buffer.c) */
+  ACL__H_STREAM_CONFIG, /* aclrtStreamConfigHandle (src/acl/stream_config_api.c) */
+  /* devices, callbacks, allocators, labels (rt-breadth §4, §6, §7) */
+  ACL__H_EXCEPTION_INFO, /* aclrtExceptionInfo, alive while its callbacks run (exception.c) */
+  ACL__H_ALLOCATOR_DESC, /* aclrtAllocatorDesc (allocator.c) */
+  ACL__H_LABEL,          /* aclrtLabel (label.c) */
+  ACL__H_LABEL_LIST,     /* aclrtLabelList (label.c) */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 
@@ -98,6 +104,7 @@ struct acl__task {
   int discarded;               /* set before release when the task never ran */
   int executor_only;           /* host code (host functions): never run by a thread that
                                   synchronises and helps, only by an executor */
+  uint32_t submit_tid;         /* set by submit: the submitting thread, for exception info (exception.c) */
 };
 
 /* Allocates a zeroed task with `extra` payload bytes after it (payload at
@@ -121,9 +128,17 @@ int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, v
 
 /* ---- devices ------------------------------------------------------------ */
 
+/* Streams and events one device holds at most (aclrtGetStreamAvailableNum,
+ * aclrtGetEventAvailNum): the event count is the vendor's (Atlas A2/A3); the
+ * stream count is larger than a card's, because a stream here costs only a
+ * small struct. */
+#define ACL__MAX_STREAMS 32768
+#define ACL__MAX_EVENTS 65536
+
 struct acl__device {
   int32_t id;                  /* user (visible) id */
   int32_t phys_id;
+  int32_t logic_id;            /* its ASCEND_RT_VISIBLE_DEVICES entry (= id when unset) */
   const acl__backend_ops *ops;
   acl__backend_dev *bdev;      /* NULL while not open */
   acl__device_props props;
@@ -138,10 +153,25 @@ struct acl__device {
   struct acl__mem_space *mem;
   /* peer access: bit i = access to device i enabled */
   uint64_t peer_mask;
+  /* stream and event ids (stream.c, event.c): bitmaps of the ids in use, lock-free */
+  _Atomic uint64_t stream_ids[ACL__MAX_STREAMS / 64];
+  _Atomic uint64_t event_ids[ACL__MAX_EVENTS / 64];
+  atomic_int streams_live, events_live;
+  atomic_uint ex_event_ids;       /* Ex events: ids above ACL__MAX_EVENTS, not limited */
+  atomic_int task_abort;          /* aclrtDeviceTaskAbort in progress (task_abort.c) */
   /* scheduler (executor.c) */
   pthread_mutex_t sched_lock;
   pthread_cond_t sched_cond;
   struct acl__sched *sched;
+  /* ---- devices: limits, faults, statistics (rt-breadth §3, §4) ----
+   * Atomics: read and written by any thread without the device lock. */
+  _Atomic uint32_t res_limit[2];  /* aclrtSetDeviceResLimit by aclrtDevResLimitType; 0 = not set
+                                     (the hardware count applies); kept until aclFinalize */
+  atomic_int overflow;            /* overflow.c: a task of a stream with the overflow switch on raised
+                                     a float exception; cleared by aclrtResetOverflowStatus and at close */
+  atomic_int fault;               /* exception.c: aclrtErrorType of the latest failed task since the
+                                     device opened (ACL_RT_NO_ERROR: none) */
+  struct acl__devstat *stat;      /* device_query.c: executor CPU clocks for utilisation; made at open */
 };
 
 /* The device with user id `id`, or NULL after recording ACL_ERROR_RT_INVALID_DEVICEID
@@ -164,6 +194,8 @@ struct acl__context {
   acl__stream *default_stream;
   pthread_mutex_t lock;          /* guards the lists */
   acl__stream *streams;          /* user streams, linked by ctx_next */
+  acl__stream *orphans;          /* streams destroyed by force whose running task had not
+                                    ended (stream.c), linked by ctx_next */
   acl__event *events;            /* linked by ctx_next */
 };
 
@@ -183,32 +215,55 @@ acl__stream *acl__stream_resolve(const char *api, aclrtStream stream, int *rc);
 
 struct acl__stream {
   acl__context *ctx;
-  acl__stream *ctx_next, *ctx_prev; /* the context's user-stream list (context lock) */
+  acl__device *dev;                 /* ctx->dev, kept here: a stream destroyed by force may
+                                       outlive its context's struct by a task (stream.c) */
+  acl__stream *ctx_next, *ctx_prev; /* the context's user-stream list, or its list of streams
+                                       destroyed by force that still run a task (context lock) */
   int in_ctx_list;                  /* context lock */
-  uint32_t priority;            /* 0 (highest) .. 7 */
+  uint32_t priority;            /* 0 (highest) .. 7; written with the lock held (ready lists) */
   uint32_t flags;
   int is_default;
-  int32_t id;
+  int32_t id;                   /* per device, reused after destroy (stream.c) */
   uint64_t failure_mode;        /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
   pthread_mutex_t lock;         /* guards the queue and state below */
-  pthread_cond_t idle_cond;     /* signalled when the queue drains or a task fails */
+  pthread_cond_t idle_cond;     /* signalled when the queue drains, a task fails, or the
+                                   stream is stopped or aborted */
   acl__task *head, *tail;       /* tasks not yet run; head may be running */
   acl__task *batch_last;        /* while RUNNING: the last task of the batch being run
                                    without the lock (head..batch_last belong to the runner) */
   uint64_t submitted;           /* seq of the last submitted task */
   uint64_t completed;           /* seq of the last finished task */
-  int state;                    /* executor.c: idle / ready / running / parked */
+  int state;                    /* executor.c: idle / ready / running / parked / stopped */
   int wakeups;                  /* unparks that arrived before the park */
   int error;                    /* first unreported task error (aclError) */
   char error_msg[256];
   int destroying;
-  atomic_int discard;           /* aclrtDestroyStreamForce: drop what has not run yet */
+  /* Control (aclrtStreamStop / aclrtStreamAbort / aclrtDestroyStreamForce).  Written
+   * with the lock held; the runner reads them between tasks without it. */
+  atomic_int stopped;           /* aclrtStreamStop: run nothing more until aborted */
+  _Atomic uint64_t drop_upto;   /* tasks with seq <= this that have not started are
+                                   discarded unrun (abort, destroy by force) ... */
+  _Atomic uint64_t keep_seq;    /* ... except this one (destroy by force: the head task the
+                                   card would already be running) */
+  _Atomic uint64_t cut_upto;    /* a kernel of seq <= this that is running skips its
+                                   remaining blocks (stop, abort) ... */
+  atomic_int cut_code;          /* ... and fails with this code */
+  uint64_t abort_gen;           /* bumped by each abort: synchronisations in progress end */
+  int orphan;                   /* destroyed by force while a task still ran: freed by the
+                                   context (stream.c) once `dead` */
+  int dead;                     /* orphan with nothing left: only the memory remains */
   atomic_int sched_refs;        /* executors that took the stream off the ready list and have
                                    not yet let go of it: destroy waits for 0 */
   int waiters;                  /* threads waiting on idle_cond */
+  int users;                    /* threads inside a synchronisation of the stream */
   acl__stream *sched_next;      /* scheduler ready list link (sched_lock) */
   /* callbacks (callback.c): the subscribed report thread, 0 = none */
   uint64_t report_thread;
+  /* aclrtSetStreamAttribute values kept for aclrtGetStreamAttribute (lock) */
+  uint32_t overflow_switch, user_tag, cache_op_info;
+  /* aclrtCreateStreamV2: model work memory the user manages (NULL/0: none) */
+  void *work_ptr;
+  size_t work_size;
 };
 
 /* Waits until every task submitted so far has finished, or timeout_ms
@@ -226,6 +281,10 @@ struct acl__event {
   acl__event *ctx_next;
   uint32_t flags;
   int ex;                       /* made by aclrtCreateEventExWithFlag */
+  uint32_t id;                  /* aclrtGetEventId: per device (event.c) */
+  acl__device *dev;             /* the device the id belongs to */
+  atomic_int flavour;           /* aclrtRecordEventWithFlag / ...WaitEventWithFlag: the first
+                                   flag used (0 none, 1 DEFAULT, 2 EXTERNAL) sticks */
   pthread_mutex_t lock;         /* guards the fields below */
   pthread_cond_t cond;          /* broadcast when a record completes */
   int refs;                     /* the handle + one per queued task using it */
