@@ -44,6 +44,16 @@ ACL_FUNC_VISIBILITY aclError openaclGetErrorInfoByIndex(size_t index, openaclErr
  * *needed set) or needed is NULL. */
 ACL_FUNC_VISIBILITY aclError openaclGetEffectiveConfig(char *buf, size_t bufSize, size_t *needed);
 
+/* The warnings of this init cycle (the environment's and the configuration
+ * file's), one line each: "warning <source>: <key path>: <message>", where
+ * source is "environment", the file's path or "defaults"; "" when there were
+ * none.  They reach the log and stderr only when the log level lets WARNING
+ * lines through (docs/logging.md: the library prints nothing the log
+ * settings do not ask for), so a tool or binding that wants to show them
+ * asks here.  Copying and *needed as in
+ * openaclGetEffectiveConfig; ACL_ERROR_UNINITIALIZE before aclInit. */
+ACL_FUNC_VISIBILITY aclError openaclGetInitWarnings(char *buf, size_t bufSize, size_t *needed);
+
 /* Validates an acl.json file exactly as aclInit would, without initialising.
  * Returns what aclInit would return for it (ACL_SUCCESS when valid).  When
  * report is not NULL it receives one line per problem, "error|warning

@@ -61,6 +61,8 @@ static struct {
   char *config_path;           /* as given to the first aclInit ("" for none) */
   char *config_text;           /* its content ("" for none) */
   size_t config_len;
+  char *warnings;              /* "warning <source>: <key>: <message>\n" lines of this
+                                  init cycle (openaclGetInitWarnings); NULL for none */
   char *effective_json;        /* made at the first openaclGetEffectiveConfig: most
                                   programs never ask, and building it costs half of aclInit */
   /* The file used by the previous init cycle: a re-init after finalize with a
@@ -95,17 +97,29 @@ static double acl__ms_since(const struct timespec *t0) {
   return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Warnings about the user's input are never silent: they go to the log, and
- * to stderr unless the log already copies WARNING lines to stdout. */
+/* Warnings about the user's input are never silent: they go to the log and
+ * are kept for openaclGetInitWarnings (the openacl tool prints them).  The
+ * library copies them to stderr only when the log settings ask for WARNING
+ * lines (ASCEND_GLOBAL_LOG_LEVEL or ASCEND_MODULE_LOG_LEVEL ASCENDCL <= 1..2)
+ * and they do not reach stdout already: a program that set the level to
+ * ERROR hears nothing from the library. */
 static void acl__report_warnings(const acl__diags *d, const char *source) {
-  int shown = acl__proc.env.print_to_stdout && ACL__LOG_ENABLED(ACL__LOG_WARNING, ACL__MOD_ASCENDCL);
+  int wanted = ACL__LOG_ENABLED(ACL__LOG_WARNING, ACL__MOD_ASCENDCL);
+  int echo = wanted && !acl__proc.env.print_to_stdout;
   for (size_t i = 0; i < d->count; i++) {
     const acl__diag *w = &d->items[i];
     if (w->kind != ACL__DIAG_WARNING)
       continue;
     ACL__LOGW(ACL__MOD_ASCENDCL, "%s: %s: %s", source, w->path, w->message);
-    if (!shown)
+    if (echo)
       fprintf(stderr, "openacl: warning: %s: %s: %s\n", source, w->path, w->message);
+    size_t have = acl__proc.warnings ? strlen(acl__proc.warnings) : 0;
+    size_t add = strlen(source) + strlen(w->path) + strlen(w->message) + 16;
+    char *grown = realloc(acl__proc.warnings, have + add);
+    if (grown == NULL)
+      continue; /* the log has it; the copy is a convenience */
+    snprintf(grown + have, add, "warning %s: %s: %s\n", source, w->path, w->message);
+    acl__proc.warnings = grown;
   }
 }
 
@@ -205,7 +219,8 @@ static void acl__state_release(void) {
   free(acl__proc.config_path);
   free(acl__proc.config_text);
   free(acl__proc.effective_json);
-  acl__proc.config_path = acl__proc.config_text = acl__proc.effective_json = NULL;
+  free(acl__proc.warnings);
+  acl__proc.config_path = acl__proc.config_text = acl__proc.effective_json = acl__proc.warnings = NULL;
   acl__proc.config_len = 0;
   memset(&acl__proc.hal, 0, sizeof(acl__proc.hal));
   acl__env_free(&acl__proc.env);
@@ -429,7 +444,8 @@ static int acl__teardown(const char *api) {
   acl__errmsg_set_mode(0);
   ACL__LOGI(ACL__MOD_ASCENDCL, "%s: openacl finalised", api);
   if (acl__log_flush(flush_ms) != 0 && flush_ms > 0)
-    fprintf(stderr, "openacl: warning: %s: log lines not written within ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=%d ms\n",
+    if (ACL__LOG_ENABLED(ACL__LOG_WARNING, ACL__MOD_ASCENDCL))
+      fprintf(stderr, "openacl: warning: %s: log lines not written within ASCEND_LOG_DEVICE_FLUSH_TIMEOUT=%d ms\n",
             api, flush_ms);
   return rc;
 }
@@ -606,6 +622,15 @@ aclError openaclGetEffectiveConfig(char *buf, size_t bufSize, size_t *needed) {
     rc = acl__proc.effective_json == NULL ? ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory")
                                           : acl__copy_out(__func__, acl__proc.effective_json, buf, bufSize, needed, 0);
   }
+  acl__proc_unlock();
+  return rc;
+}
+
+aclError openaclGetInitWarnings(char *buf, size_t bufSize, size_t *needed) {
+  acl__proc_lock();
+  int rc = !acl__proc.initialised
+               ? acl__process_require_init(__func__)
+               : acl__copy_out(__func__, acl__proc.warnings ? acl__proc.warnings : "", buf, bufSize, needed, 0);
   acl__proc_unlock();
   return rc;
 }

@@ -449,6 +449,91 @@ TEST(log_unwritable_directory_warns_once_and_uses_stderr) {
   free(dir);
 }
 
+/* ---- the library's own output ------------------------------------------------- */
+
+/* aclInit with a configuration that draws a warning, stdout and stderr in
+ * files; returns what openaclGetInitWarnings said (malloc'd). */
+static char *init_with_warning(const char *dir, char **out, char **err) {
+  char *cfg = th_write_file(dir, "acl.json", "{\"dumpp\": {}}");
+  char *out_path = str_printf("%s/stdout.txt", dir), *err_path = str_printf("%s/stderr.txt", dir);
+  int saved_out = redirect_fd(1, out_path), saved_err = redirect_fd(2, err_path);
+  int rc = aclInit(cfg);
+  size_t needed = 0;
+  int nrc = openaclGetInitWarnings(NULL, 0, &needed);
+  char *warnings = calloc(1, needed ? needed : 1);
+  int wrc = openaclGetInitWarnings(warnings, needed, &needed);
+  int frc = aclFinalize();
+  restore_fd(2, saved_err);
+  restore_fd(1, saved_out);
+  CHECK_INT_EQ(rc, 0);
+  CHECK_INT_EQ(nrc, ACL_ERROR_INVALID_PARAM); /* too small, *needed set */
+  CHECK_INT_EQ(wrc, 0);
+  CHECK_INT_EQ(frc, 0);
+  *out = th_read_file(out_path);
+  *err = th_read_file(err_path);
+  CHECK(*out != NULL && *err != NULL);
+  free(out_path);
+  free(err_path);
+  free(cfg);
+  return warnings;
+}
+
+TEST(log_error_level_keeps_the_library_quiet) {
+  /* ASCEND_GLOBAL_LOG_LEVEL=3 (ERROR): a configuration warning goes to the
+   * log file and to openaclGetInitWarnings, not to stdout or stderr. */
+  char *dir = log_setup();
+  setenv("ASCEND_GLOBAL_LOG_LEVEL", "3", 1);
+  char *out, *err;
+  char *w = init_with_warning(dir, &out, &err);
+  CHECK_STR_EQ(out, "");
+  CHECK_STR_EQ(err, "");
+  CHECK_STR_HAS(w, "warning ");
+  CHECK_STR_HAS(w, "acl.json: dumpp: unknown key, ignored; did you mean \"dump\"?\n");
+  char *logs = read_all_logs(dir); /* ERROR lets no WARNING line into the log either */
+  CHECK(strstr(logs, "dumpp") == NULL);
+  CHECK_INT_EQ(openaclGetInitWarnings(NULL, 0, &(size_t){0}), ACL_ERROR_UNINITIALIZE);
+  free(logs);
+  free(w);
+  free(out);
+  free(err);
+  th_rmtree(dir);
+  free(dir);
+}
+
+TEST(log_warning_level_echoes_warnings_on_stderr) {
+  char *dir = log_setup();
+  setenv("ASCEND_GLOBAL_LOG_LEVEL", "2", 1);
+  char *out, *err;
+  char *w = init_with_warning(dir, &out, &err);
+  CHECK_STR_EQ(out, "");
+  CHECK_STR_HAS(err, "openacl: warning: ");
+  CHECK_STR_HAS(err, "acl.json: dumpp: unknown key, ignored");
+  CHECK_INT_EQ(count_of(err, "dumpp"), 1);
+  CHECK_STR_HAS(w, "dumpp: unknown key");
+  char *logs = read_all_logs(dir);
+  CHECK_STR_HAS(logs, "dumpp: unknown key");
+  free(logs);
+  free(w);
+  free(out);
+  free(err);
+  th_rmtree(dir);
+  free(dir);
+}
+
+TEST(log_init_without_warnings_reports_none) {
+  char *dir = log_setup();
+  setenv("ASCEND_GLOBAL_LOG_LEVEL", "0", 1);
+  CHECK_INT_EQ(aclInit(NULL), 0);
+  char buf[8] = "x";
+  size_t needed = 0;
+  CHECK_INT_EQ(openaclGetInitWarnings(buf, sizeof(buf), &needed), 0);
+  CHECK_STR_EQ(buf, "");
+  CHECK_INT_EQ(needed, 1);
+  CHECK_INT_EQ(aclFinalize(), 0);
+  th_rmtree(dir);
+  free(dir);
+}
+
 /* ---- truncation, flushing ------------------------------------------------------ */
 
 TEST(log_long_message_truncated) {

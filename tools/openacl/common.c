@@ -89,6 +89,18 @@ int tool_acl_init(void) {
   if (rc != ACL_SUCCESS)
     return tool_acl_error("initialising openacl", "aclInit", rc);
   done = 1;
+  /* The library keeps its warnings (a malformed visibility variable, ...) in
+   * the log unless the log level asks for them on stderr; a command-line
+   * tool's user should see them anyway. */
+  size_t needed = 0;
+  if (openaclGetInitWarnings(NULL, 0, &needed) == ACL_ERROR_INVALID_PARAM && needed > 1) {
+    char *text = malloc(needed);
+    if (text != NULL && openaclGetInitWarnings(text, needed, &needed) == ACL_SUCCESS) {
+      for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+        tool_warn("%s", strncmp(line, "warning ", 8) == 0 ? line + 8 : line);
+    }
+    free(text);
+  }
   return 0;
 }
 
