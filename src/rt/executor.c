@@ -113,6 +113,17 @@ acl__task *acl__task_new(size_t extra, acl__task_run_fn run, const char *what) {
 
 void *acl__task_payload(acl__task *t) { return (char *)t + ACL__TASK_HDR; }
 
+void acl__tasks_discard(acl__task *list) {
+  for (acl__task *x = list, *next; x != NULL; x = next) {
+    next = x->next;
+    x->discarded = 1;
+    if (x->release != NULL)
+      x->release(x);
+    else
+      free(x);
+  }
+}
+
 static void acl__task_release(acl__task *t) {
   if (t->release != NULL)
     t->release(t);
@@ -204,7 +215,7 @@ static inline int acl__task_dropped(acl__stream *s, const acl__task *t) {
 /* Stream lock held, head != NULL: takes the tasks at the head that are not
  * to run (dropped, or after a failure with ACL_STOP_ON_FAILURE) off the
  * queue and returns them as a list; NULL when the head is to run. */
-static acl__task *acl__stream_take_dropped_locked(acl__stream *s) {
+acl__task *acl__stream_take_dropped_locked(acl__stream *s) {
   int stop_mode = s->error != 0 && s->failure_mode == ACL_STOP_ON_FAILURE;
   acl__task *last = NULL;
   for (acl__task *t = s->head; t != NULL && (stop_mode || acl__task_dropped(s, t)); t = t->next)

@@ -178,18 +178,23 @@ int acl__stream_stop(acl__stream *s) {
 }
 
 /* Stream lock held: after the drop marks changed, a stream nobody would run
- * again (parked, stopped) goes back to the ready list so that an executor
- * discards its tasks; an empty one becomes idle. */
-static void acl__stream_requeue_locked(acl__stream *s) {
+ * again (parked, stopped) loses its dropped tasks at once (returned for
+ * acl__tasks_discard after the lock: a parked wait must stop watching
+ * memory before the call returns, since the program may free it next);
+ * what is left goes back to the ready list, and an empty stream becomes
+ * idle. */
+static acl__task *acl__stream_requeue_locked(acl__stream *s) {
   if (s->state != ACL__STREAM_PARKED && s->state != ACL__STREAM_STOPPED)
-    return;
+    return NULL;
+  acl__task *drop = s->head != NULL ? acl__stream_take_dropped_locked(s) : NULL;
   if (s->head == NULL) {
     s->state = ACL__STREAM_IDLE;
     s->completed = s->submitted;
-    return;
+    return drop;
   }
   s->state = ACL__STREAM_READY;
   acl__sched_push(s);
+  return drop;
 }
 
 int acl__stream_abort(acl__stream *s, int code, const char *by) {
@@ -207,10 +212,11 @@ int acl__stream_abort(acl__stream *s, int code, const char *by) {
              "stream %d was aborted by %s: its %llu unfinished task(s) were discarded or cut short", s->id, by,
              (unsigned long long)unfinished);
   }
-  acl__stream_requeue_locked(s);
+  acl__task *drop = acl__stream_requeue_locked(s);
   if (s->waiters)
     pthread_cond_broadcast(&s->idle_cond);
   pthread_mutex_unlock(&s->lock);
+  acl__tasks_discard(drop);
   return 0;
 }
 
@@ -257,6 +263,19 @@ static void acl__stream_reap(acl__context *c, int32_t wait_ms, const char *api) 
     for (acl__stream *s = c->orphans, *next; s != NULL; s = next) {
       next = s->ctx_next;
       pthread_mutex_lock(&s->lock);
+      if (wait_ms > 0 && s->state == ACL__STREAM_PARKED) {
+        /* The context ends and the head task of this stream, kept by
+         * aclrtDestroyStreamForce, waits for a value or an event that
+         * nothing will bring now: it goes, and stops watching memory that
+         * is about to be unmapped. */
+        atomic_store(&s->keep_seq, 0);
+        atomic_store(&s->drop_upto, s->submitted);
+        acl__task *drop = acl__stream_requeue_locked(s);
+        acl__stream_settle_locked(s);
+        pthread_mutex_unlock(&s->lock);
+        acl__tasks_discard(drop);
+        pthread_mutex_lock(&s->lock);
+      }
       acl__stream_settle_locked(s);
       int is_dead = s->dead;
       pthread_mutex_unlock(&s->lock);
@@ -323,7 +342,7 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
     atomic_store(&s->keep_seq, s->head->seq);
   atomic_store(&s->drop_upto, s->submitted);
   atomic_store(&s->stopped, 0);
-  acl__stream_requeue_locked(s);
+  acl__task *drop = acl__stream_requeue_locked(s);
   if (s->state == ACL__STREAM_IDLE)
     s->completed = s->submitted;
   s->orphan = 1;
@@ -344,6 +363,7 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
   int dead = s->dead;
   int id = s->id;
   pthread_mutex_unlock(&s->lock);
+  acl__tasks_discard(drop); /* before the stream may go: a task's release may look at it */
   if (dead) {
     acl__stream_free(s);
     return;
