@@ -1427,6 +1427,418 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
                                                            aclrtPlaceHolderInfo *placeHolderArray,
                                                            size_t placeHolderNum);
 
+/* ---- the rest of the vendor header (issue 10 §2) --------------------------
+ * docs/rt-functions.md says, for every function of acl_rt.h, acl_base_rt.h
+ * and acl_rt_allocator.h, whether openacl implements it.  Signatures marked
+ * "inferred" are not written out in the reference sheets: they follow the
+ * documented parameters, in the vendor's order and with C ABI types. */
+
+/* Process and context system parameters (aclSysParamOpt, acl_base_rt.h). */
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+
+/* Operator (kernel) timeouts.  aclrtSetOpExecuteTimeOut: seconds;
+ * ...WithMs: milliseconds; ...V2: microseconds, rounded up to the interval
+ * aclrtGetOpTimeOutInterval gives (inferred units).  aclrtSetOpWaitTimeout:
+ * seconds an event wait may block a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+
+/* Devices: task scheduler, atomics, caches, overflow (inferred where the
+ * sheets give only the name). */
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities,
+                                                                  const aclrtAtomicOperation *operations,
+                                                                  const uint32_t count, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities,
+                                                                 const aclrtAtomicOperation *operations,
+                                                                 const uint32_t count, int32_t srcDeviceId,
+                                                                 int32_t dstDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
+                                                            aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+
+/* Memory UCE (uncorrectable error) information and repair. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize,
+                                                size_t *retSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize);
+
+/* Memory for the task scheduler, managed prefetch batches. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                         aclrtMallocConfig *cfg);
+/* inferred: the batch form of aclrtMemManagedPrefetchAsync, one location per range */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(const void **devPtrs, size_t *sizes, size_t count,
+                                                               aclrtMemManagedLocation *prefetchLocs,
+                                                               size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                               uint64_t flags, aclrtStream stream);
+
+/* Cache maintenance operations with descriptors and barriers (inferred). */
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+typedef struct aclrtBarrierCmoInfo {
+  aclrtCmoType cmoType;
+  uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+typedef struct aclrtBarrierTaskInfo {
+  size_t barrierNum;
+  aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+                                                      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+                                                   const void *reserve);
+
+/* Streams: persistent tasks, profiling marks, cached operator information. */
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const void *const infoPtr, const size_t infoSize);
+
+/* Compute groups of a device. */
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex,
+                                                     aclrtGroupAttr attr, void *attrValue, size_t valueLen,
+                                                     size_t *paramRetSize);
+
+/* Shared buffers (mbufs) and their chains. */
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf);
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf);
+
+/* Device symbols: globals of loaded kernel binaries (inferred). */
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void *symbol, void **devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void *symbol, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                                                 aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                                   aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                      size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                                        aclrtMemcpyKind kind, aclrtStream stream);
+
+/* Kernel binaries and functions: lookups and queries. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+                                                           aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void **dptr,
+                                                  size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr,
+                                                      size_t *binSize);
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+                                                             aclrtOpExceptionCallback callback, void *userData);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
+                                                  const char *kernelName, aclrtFuncHandle *funcHandle);
+/* inferred: the addresses and sizes of a function's AI Core (cube) and
+ * vector parts */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType,
+                                                       int64_t *attrValue);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
+/* inferred */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(aclrtFuncHandle funcHandle, size_t *paramCount);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(aclrtFuncHandle funcHandle, size_t paramIndex,
+                                                       size_t *paramOffset, size_t *paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                                  size_t *dynUbufSize);
+/* Launches with one pointer per kernel parameter; SIMT launches (grids of
+ * threads). */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
+                                                            aclrtLaunchKernelCfg *cfg, void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
+                                                                size_t dynUbufSize, aclrtStream stream,
+                                                                aclrtLaunchKernelCfg *cfg, void **args);
+/* inferred: the SIMT form of aclrtLaunchKernelWithHostArgs */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
+                                                               size_t dynUbufSize, aclrtStream stream,
+                                                               aclrtLaunchKernelCfg *cfg, void *hostArgs,
+                                                               size_t argsSize,
+                                                               aclrtPlaceHolderInfo *placeHolderArray,
+                                                               size_t placeHolderNum);
+
+/* Process snapshots (checkpoint and restore of a process's device state). */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(void);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback,
+                                                           void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage,
+                                                             aclrtSnapShotCallBack callback);
+
+/* ---- inter-process memory and events (ipc-vmm-graphs-tdt §1-2) ---- */
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
+
+/* One server's processes in a cross-server whitelist. */
+typedef struct aclrtServerPid {
+  uint32_t sdid;
+  int32_t *pid;
+  size_t num;
+} aclrtServerPid;
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
+
+/* ---- notifies and counting notifies (ipc-vmm-graphs-tdt §3) ---- */
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+
+typedef struct aclrtCntNotifyRecordInfo {
+  aclrtCntNotifyRecordMode mode;
+  uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+typedef struct aclrtCntNotifyWaitInfo {
+  aclrtCntNotifyWaitMode mode;
+  uint32_t value;
+  uint32_t timeout; /* seconds, 0 = forever */
+  uint8_t isClear;  /* 1: the count returns to 0 when the wait is released */
+  uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids,
+                                                                size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                  aclrtCntNotifyRecordInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                           aclrtCntNotifyWaitInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId);
+
+/* ---- virtual memory management (ipc-vmm-graphs-tdt §4) ---- */
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_MEM_LINK_IDX_0 0U
+#define ACL_RT_MEM_LINK_IDX_1 1U
+
+typedef struct aclrtMemAccessDesc {
+  aclrtMemAccessFlags flags;
+  aclrtMemLocation location;
+  uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+                                                    uint64_t flags);
+/* Same parameters; expectPtr mandatory, size a multiple of 1 GiB. */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                                              void *expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+                                                 const aclrtPhysicalMemProp *prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                         uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                                 uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+                                                              aclrtMemGranularityOptions option,
+                                                              size_t *granularity);
+ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
+                                                                       aclrtPhysicalMemProp *prop);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+                                                             uint64_t flags, uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
+                                                               aclrtMemSharedHandleType shareType,
+                                                               void *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                                               aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle,
+                                                                 aclrtMemSharedHandleType shareType, uint64_t flags,
+                                                                 aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
+                                                               aclrtMemSharedHandleType shareType, int32_t *pid,
+                                                               size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx);
+/* inferred: the link type a mapping's peer accesses use, and a peer mapping
+ * of another device's memory */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(void *virPtr, size_t size, aclrtMemLinkType linkType);
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDeviceId, uint64_t flags);
+
+/* ---- model runtime instances: task graphs (ipc-vmm-graphs-tdt §5) ---- */
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
+typedef struct aclmdlRIKernelTaskParams {
+  aclrtFuncHandle funcHandle;
+  aclrtLaunchKernelCfg *cfg;
+  void *args;
+  uint32_t isHostArgs;
+  size_t argsSize;
+  uint32_t numBlocks;
+  uint32_t rsv[10];
+} aclmdlRIKernelTaskParams;
+
+typedef struct aclmdlRIEventRecordTaskParams {
+  aclrtEvent event;
+  uint32_t eventFlag;
+  uint32_t recordFlag;
+} aclmdlRIEventRecordTaskParams;
+
+typedef struct aclmdlRIEventWaitTaskParams {
+  aclrtEvent event;
+  uint32_t eventFlag;
+  uint32_t waitFlag;
+} aclmdlRIEventWaitTaskParams;
+
+typedef struct aclmdlRIEventResetTaskParams {
+  aclrtEvent event;
+  uint32_t eventFlag;
+  uint32_t resetFlag;
+} aclmdlRIEventResetTaskParams;
+
+typedef struct aclmdlRIValueWriteTaskParams {
+  void *devAddr;
+  uint64_t value;
+} aclmdlRIValueWriteTaskParams;
+
+typedef struct aclmdlRIValueWaitTaskParams {
+  void *devAddr;
+  uint64_t value;
+  uint32_t flag;
+} aclmdlRIValueWaitTaskParams;
+
+/* The vendor's union is anonymous, which C99 and C++98 lack: here it is
+ * named `u` under those dialects and anonymous elsewhere; the layout is the
+ * same (200 bytes on LP64). */
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || (defined(__cplusplus) && __cplusplus >= 201103L)
+#define ACL_MDLRI_TASK_PARAMS_UNION_NAME_
+#else
+#define ACL_MDLRI_TASK_PARAMS_UNION_NAME_ u
+#endif
+typedef struct aclmdlRITaskParams {
+  aclmdlRITaskType type;
+  uint32_t rsv0[3];
+  aclrtTaskGrp taskGrp;
+  void *opInfoPtr;
+  size_t opInfoSize;
+  uint8_t rsv1[32];
+  union {
+    uint8_t rsv2[128];
+    aclmdlRIKernelTaskParams kernelTaskParams;
+    aclmdlRIEventRecordTaskParams eventRecordTaskParams;
+    aclmdlRIEventWaitTaskParams eventWaitTaskParams;
+    aclmdlRIEventResetTaskParams eventResetTaskParams;
+    aclmdlRIValueWriteTaskParams valueWriteTaskParams;
+    aclmdlRIValueWaitTaskParams valueWaitTaskParams;
+  } ACL_MDLRI_TASK_PARAMS_UNION_NAME_;
+} aclmdlRITaskParams;
+
+typedef struct tagAclmdlRICondTaskParams {
+  aclmdlRICondHandle handle;
+  aclmdlRICondTaskType type;
+  uint32_t size;
+  aclmdlRI *modelRIArray;
+} aclmdlRICondTaskParams;
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                                           aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+                                                    aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
+/* Deprecated by the vendor: use aclmdlRIDebugJsonPrint. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+                                                            aclrtLaunchKernelAttrValue *attrValue);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                                      aclmdlRICondHandleFlag flag, aclmdlRICondHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);
+
+/* ---- model dump (prof-dump) ---- */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+/* ---- end of the rest of the vendor header (issue 10 §2) ---- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -582,3 +582,10 @@ aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism) {
   *mechanism = m;
   return 0;
 }
+
+/* Memory the task scheduler reads (aclrtMallocForTaskScheduler): the
+ * simulated device's scheduler is its executor threads, which reach all
+ * device memory, so this is device memory as aclrtMallocWithCfg gives it. */
+aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig *cfg) {
+  return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, cfg, __builtin_return_address(0));
+}

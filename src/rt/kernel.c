@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/errmsg.h"
 #include "common/log.h"
@@ -26,6 +27,7 @@
 #include "rt/kernel.h"
 #include "rt/memory.h"
 #include "rt/overflow.h"
+#include "rt/params.h"
 #include "rt/rt.h"
 
 #define KARGS_MAGIC 0x4b415247u     /* "KARG": args handle built by openacl */
@@ -741,10 +743,25 @@ typedef struct klaunch {
   int failed_status;                /* written by the block that set failed_block */
   size_t args_size;
   unsigned char *args;              /* copy inside the same allocation */
+  uint64_t deadline_ns;             /* aclrtSetOpExecuteTimeOut*: monotonic end, 0 = none (params.c) */
+  atomic_int timed_out;             /* a block found the deadline passed and did not run */
 } klaunch;
+
+static uint64_t klaunch_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static int klaunch_block(uint32_t i, void *arg) {
   klaunch *k = arg;
+  /* A running block cannot be interrupted; the ones that have not started
+   * when the operator timeout expires are not run, as a card's watchdog
+   * stops the kernel. */
+  if (k->deadline_ns != 0 && klaunch_now_ns() > k->deadline_ns) {
+    atomic_store(&k->timed_out, 1);
+    return ACL_ERROR_RT_AICORE_TIMEOUT;
+  }
   int st = k->overflow_check ? acl__overflow_run_block(k->dev, k->entry, i, k->num_blocks, k->args, k->args_size)
                              : k->entry(i, k->num_blocks, k->args, k->args_size);
   if (st != 0) {
@@ -757,7 +774,16 @@ static int klaunch_block(uint32_t i, void *arg) {
 
 static int klaunch_run(acl__task *t) {
   klaunch *k = acl__task_payload(t);
+  uint64_t timeout_ms = acl__params_op_exec_timeout_ms();
+  k->deadline_ns = timeout_ms == 0 ? 0 : klaunch_now_ns() + timeout_ms * 1000000u;
   int rc = acl__device_parallel_for(k->dev, k->num_blocks, klaunch_block, k);
+  if (k->deadline_ns != 0 && (atomic_load(&k->timed_out) || klaunch_now_ns() > k->deadline_ns)) {
+    snprintf(t->what, sizeof t->what, "kernel %s (%u blocks): ran past the %llu ms operator timeout", k->name,
+             k->num_blocks, (unsigned long long)timeout_ms);
+    ACL__LOGE(ACL__MOD_RUNTIME, "%s", t->what);
+    acl__exception_note_kernel(k->func, k->args, k->args_size);
+    return ACL_ERROR_RT_AICORE_TIMEOUT;
+  }
   if (rc == 0)
     return 0;
   unsigned blk = atomic_load(&k->failed_block);
@@ -941,6 +967,8 @@ int acl__kernel_launch(const char *api, const acl__launch *l) {
   k->dev = dev;
   k->num_blocks = l->num_blocks;
   atomic_init(&k->failed_block, UINT32_MAX);
+  atomic_init(&k->timed_out, 0);
+  k->deadline_ns = 0;
   k->args_size = args_size;
   k->args = (unsigned char *)k + head;
   t->release = klaunch_release;
@@ -992,3 +1020,46 @@ void acl__kernel_finalize(void) {
 void acl__kernel_atfork_prepare(void) { pthread_mutex_lock(&kern_lock); }
 void acl__kernel_atfork_parent(void) { pthread_mutex_unlock(&kern_lock); }
 void acl__kernel_atfork_child(void) { pthread_mutex_init(&kern_lock, NULL); }
+
+/* ---- function queries (issue 10 §2: src/acl/function_query_api.c) ---------- */
+
+int acl__kernel_function_binary(const char *api, aclrtFuncHandle h, aclrtBinHandle *bin) {
+  pthread_mutex_lock(&kern_lock);
+  if (!acl__handle_valid(h, ACL__H_FUNCTION)) {
+    pthread_mutex_unlock(&kern_lock);
+    return fail_handle(api, "funcHandle", h, ACL__H_FUNCTION);
+  }
+  *bin = ((kfunc *)h)->bin;
+  pthread_mutex_unlock(&kern_lock);
+  return 0;
+}
+
+int acl__kernel_function_entry(const char *api, aclrtFuncHandle h, void **entry) {
+  pthread_mutex_lock(&kern_lock);
+  if (!acl__handle_valid(h, ACL__H_FUNCTION)) {
+    pthread_mutex_unlock(&kern_lock);
+    return fail_handle(api, "funcHandle", h, ACL__H_FUNCTION);
+  }
+  *entry = (void *)((kfunc *)h)->entry;
+  pthread_mutex_unlock(&kern_lock);
+  return 0;
+}
+
+/* A function handle already made whose entry is `entry`: in binary `h`, or
+ * in any loaded binary when h is NULL.  1 when found. */
+int acl__kernel_find_by_entry(aclrtBinHandle h, const void *entry, aclrtFuncHandle *out) {
+  int found = 0;
+  pthread_mutex_lock(&kern_lock);
+  for (kbin *b = live_bins; b != NULL && !found; b = b->next) {
+    if (h != NULL && b != h)
+      continue;
+    for (kfunc *f = b->funcs; f != NULL; f = f->next)
+      if ((const void *)f->entry == entry) {
+        *out = f;
+        found = 1;
+        break;
+      }
+  }
+  pthread_mutex_unlock(&kern_lock);
+  return found;
+}

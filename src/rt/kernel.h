@@ -83,6 +83,13 @@ typedef struct acl__launch {
 /* Queues the launch on its stream; 0 or a recorded error. */
 int acl__kernel_launch(const char *api, const acl__launch *l);
 
+/* Function queries (src/acl/function_query_api.c): the binary a function
+ * belongs to, its entry address, and the handle of an entry already looked
+ * up (in binary `bin`, or in any binary when bin is NULL; 1 when found). */
+int acl__kernel_function_binary(const char *api, aclrtFuncHandle func, aclrtBinHandle *bin);
+int acl__kernel_function_entry(const char *api, aclrtFuncHandle func, void **entry);
+int acl__kernel_find_by_entry(aclrtBinHandle bin, const void *entry, aclrtFuncHandle *out);
+
 /* Teardown (aclFinalize, before devices close, after streams drained):
  * unloads every binary still loaded and frees every aclrtBinary, logging how
  * many the program left behind. */

@@ -197,6 +197,10 @@ struct acl__context {
   acl__stream *orphans;          /* streams destroyed by force whose running task had not
                                     ended (stream.c), linked by ctx_next */
   acl__event *events;            /* linked by ctx_next */
+  /* aclrtCtxSetSysParamOpt values by aclSysParamOpt (src/rt/params.c); bit i of
+   * sysparam_set: option i was set.  Atomics: any thread, no lock. */
+  _Atomic int64_t sysparam[4];
+  atomic_uint sysparam_set;
 };
 
 /* The calling thread's current context; NULL after recording

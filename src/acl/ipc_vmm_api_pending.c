@@ -1,0 +1,365 @@
+/*
+ * ipc_vmm_api_pending.c - inter-process memory and events, notifies and
+ * virtual memory management of acl_rt.h (ipc-vmm-graphs-tdt §1-4): declared
+ * and exported so that programs build and link, pointer arguments checked
+ * as the vendor's ACL layer checks them, then
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT until issue 13 replaces this file.
+ */
+#include <stddef.h>
+
+#include "acl/acl.h"
+#include "acl/not_supported.h"
+#include "common/errmsg.h"
+
+aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags) {
+  if (devPtr == NULL || key == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devPtr == NULL ? "devPtr" : "key");
+  (void)size;
+  (void)len;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcMemClose(const char *key) {
+  if (key == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "key is NULL");
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags) {
+  if (devPtr == NULL || key == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devPtr == NULL ? "devPtr" : "key");
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num) {
+  if (key == NULL || pid == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "pid");
+  (void)num;
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr) {
+  if (key == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "key is NULL");
+  (void)type;
+  (void)attr;
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num) {
+  if (key == NULL || serverPids == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "serverPids");
+  (void)num;
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle) {
+  if (event == NULL || handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", event == NULL ? "event" : "handle");
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event) {
+  if (event == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL");
+  (void)handle;
+  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
+}
+
+aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag) {
+  if (notify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+  (void)flag;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtDestroyNotify(aclrtNotify notify) {
+  if (notify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+  if (notify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+  (void)stream;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
+  if (notify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+  (void)stream;
+  (void)timeout;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId) {
+  if (notify == NULL || notifyId == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "notifyId");
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num) {
+  if (notifies == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notifies is NULL");
+  (void)num;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags) {
+  if (notify == NULL || key == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "key");
+  (void)len;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags) {
+  if (notify == NULL || key == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "key");
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num) {
+  if (notify == NULL || pid == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "pid");
+  (void)num;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids, size_t num) {
+  if (notify == NULL || serverPids == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "serverPids");
+  (void)num;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag) {
+  if (cntNotify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
+  (void)flag;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+  if (cntNotify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo *info) {
+  if (cntNotify == NULL || info == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cntNotify == NULL ? "cntNotify" : "info");
+  (void)stream;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info) {
+  if (cntNotify == NULL || info == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cntNotify == NULL ? "cntNotify" : "info");
+  (void)stream;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+  if (cntNotify == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
+  (void)stream;
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId) {
+  if (cntNotify == NULL || notifyId == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cntNotify == NULL ? "cntNotify" : "notifyId");
+  return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
+}
+
+aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags) {
+  if (virPtr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
+  (void)size;
+  (void)alignment;
+  (void)expectPtr;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+                                          uint64_t flags) {
+  if (virPtr == NULL || expectPtr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "expectPtr");
+  (void)size;
+  (void)alignment;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtReleaseMemAddress(void *virPtr) {
+  if (virPtr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags) {
+  if (handle == NULL || prop == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "prop");
+  (void)size;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  if (handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  if (virPtr == NULL || handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "handle");
+  (void)size;
+  (void)offset;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  if (virPtr == NULL || handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "handle");
+  (void)size;
+  (void)offset;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtUnmapMem(void *virPtr) {
+  if (virPtr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count) {
+  if (virPtr == NULL || desc == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "desc");
+  (void)size;
+  (void)count;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag) {
+  if (virPtr == NULL || location == NULL || flag == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+                     virPtr == NULL     ? "virPtr"
+                     : location == NULL ? "location"
+                                        : "flag");
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
+                                          size_t *granularity) {
+  if (prop == NULL || granularity == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", prop == NULL ? "prop" : "granularity");
+  (void)option;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle) {
+  if (virPtr == NULL || handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "handle");
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop) {
+  if (handle == NULL || prop == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "prop");
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize) {
+  if (ptr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
+  (void)pbase;
+  (void)psize;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
+                                         uint64_t *shareableHandle) {
+  if (handle == NULL || shareableHandle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "shareableHandle");
+  (void)handleType;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType,
+                                           void *shareableHandle) {
+  if (handle == NULL || shareableHandle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "shareableHandle");
+  (void)flags;
+  (void)shareType;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle) {
+  if (handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "handle is NULL");
+  (void)shareableHandle;
+  (void)deviceId;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
+                                             aclrtDrvMemHandle *handle) {
+  if (shareableHandle == NULL || handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", shareableHandle == NULL ? "shareableHandle" : "handle");
+  (void)shareType;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum) {
+  if (pid == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "pid is NULL");
+  (void)shareableHandle;
+  (void)pidNum;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid,
+                                           size_t pidNum) {
+  if (shareableHandle == NULL || pid == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", shareableHandle == NULL ? "shareableHandle" : "pid");
+  (void)shareType;
+  (void)pidNum;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx) {
+  if (virPtrDst == NULL || virPtrSrc == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtrDst == NULL ? "virPtrDst" : "virPtrSrc");
+  (void)size;
+  (void)linkIdx;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemMapSetLink(void *virPtr, size_t size, aclrtMemLinkType linkType) {
+  if (virPtr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
+  (void)size;
+  (void)linkType;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}
+
+aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDeviceId, uint64_t flags) {
+  if (devPtr == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+  (void)size;
+  (void)dstDeviceId;
+  (void)flags;
+  return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
+}

@@ -1,0 +1,232 @@
+/*
+ * rt_rest_unsupported.c - every function docs/rt-functions.md lists as not
+ * supported returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) for valid-looking
+ * arguments, and the message aclGetRecentErrMsg gives names it; NULL pointer
+ * arguments are refused first with ACL_ERROR_INVALID_PARAM, as on a card.
+ * A function that becomes implemented must leave this list (its test then
+ * fails here with its new result).
+ */
+#include <string.h>
+
+#include "rt_common.h"
+
+/* Checks that `call` gave 207000 and a message naming `name`. */
+#define NS(name, call)                                                      \
+  do {                                                                      \
+    CHECK_INT_EQ((call), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);                 \
+    const char *m_ = aclGetRecentErrMsg();                                  \
+    CHECK_NOT_NULL(m_);                                                     \
+    CHECK_STR_HAS(m_, name " failed: ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)"); \
+    n_checked++;                                                            \
+  } while (0)
+
+static int n_checked;
+
+static void op_exc_cb(aclrtExceptionInfo *info, void *user) {
+  (void)info;
+  (void)user;
+}
+
+static uint32_t snap_cb(int32_t deviceId, void *args) {
+  (void)deviceId;
+  (void)args;
+  return 0;
+}
+
+TEST(every_unsupported_function_says_so) {
+  rt_up();
+  char buf[128];
+  void *p = buf, *q = NULL;
+  size_t sz = 0;
+  uint32_t u = 0;
+  uint64_t u64 = 0;
+  int32_t pid = 1;
+  aclrtStream s = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  void *h = buf; /* a non-NULL stand-in for handles the functions never reach */
+  aclmdlRICaptureStatus cst;
+  aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+  aclmdlRITaskType tt;
+  aclmdlRITaskParams tp;
+  aclrtLaunchKernelAttrValue av;
+  uint64_t *cptr = NULL;
+  aclmdlRICondTaskParams ctp;
+  memset(&ctp, 0, sizeof ctp);
+  aclrtIpcEventHandle ieh;
+  memset(&ieh, 0, sizeof ieh);
+  aclrtServerPid sp = {0, &pid, 1};
+  aclrtCntNotifyRecordInfo cri = {ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1};
+  aclrtCntNotifyWaitInfo cwi;
+  memset(&cwi, 0, sizeof cwi);
+  aclrtPhysicalMemProp prop;
+  memset(&prop, 0, sizeof prop);
+  aclrtMemAccessDesc ad;
+  memset(&ad, 0, sizeof ad);
+  aclrtMemLocation loc;
+  aclrtBarrierTaskInfo bti;
+  memset(&bti, 0, sizeof bti);
+  aclrtMemUceInfo uce;
+  memset(&uce, 0, sizeof uce);
+  dim3 d3 = {1, 1, 1};
+  int64_t i64 = 0;
+  (void)i64;
+
+  /* task graphs (issue 14) */
+  NS("aclmdlRICaptureBegin", aclmdlRICaptureBegin(s, mode));
+  NS("aclmdlRICaptureToModelRIBegin", aclmdlRICaptureToModelRIBegin(s, h, mode));
+  NS("aclmdlRICaptureGetInfo", aclmdlRICaptureGetInfo(s, &cst, NULL));
+  NS("aclmdlRICaptureEnd", aclmdlRICaptureEnd(s, &q));
+  NS("aclmdlRICaptureThreadExchangeMode", aclmdlRICaptureThreadExchangeMode(&mode));
+  NS("aclmdlRICaptureTaskGrpBegin", aclmdlRICaptureTaskGrpBegin(s));
+  NS("aclmdlRICaptureTaskGrpEnd", aclmdlRICaptureTaskGrpEnd(s, &q));
+  NS("aclmdlRICaptureTaskUpdateBegin", aclmdlRICaptureTaskUpdateBegin(s, h));
+  NS("aclmdlRICaptureTaskUpdateEnd", aclmdlRICaptureTaskUpdateEnd(s));
+  NS("aclmdlRIBuildBegin", aclmdlRIBuildBegin(&q, 0));
+  NS("aclmdlRIBindStream", aclmdlRIBindStream(h, s, ACL_MODEL_STREAM_FLAG_HEAD));
+  NS("aclmdlRIEndTask", aclmdlRIEndTask(h, s));
+  NS("aclmdlRIBuildEnd", aclmdlRIBuildEnd(h, NULL));
+  NS("aclmdlRIUnbindStream", aclmdlRIUnbindStream(h, s));
+  NS("aclmdlRIExecuteAsync", aclmdlRIExecuteAsync(h, s));
+  NS("aclmdlRIExecute", aclmdlRIExecute(h, -1));
+  NS("aclmdlRIAbort", aclmdlRIAbort(h));
+  NS("aclmdlRIDestroy", aclmdlRIDestroy(h));
+  NS("aclmdlRIDestroyRegisterCallback", aclmdlRIDestroyRegisterCallback(h, (aclrtCallback)rt_gate_wait, NULL));
+  NS("aclmdlRIDestroyUnregisterCallback", aclmdlRIDestroyUnregisterCallback(h, (aclrtCallback)rt_gate_wait));
+  NS("aclmdlRISetName", aclmdlRISetName(h, "g"));
+  NS("aclmdlRIGetName", aclmdlRIGetName(h, sizeof buf, buf));
+  NS("aclmdlRIGetId", aclmdlRIGetId(h, &u));
+  NS("aclmdlRIDebugPrint", aclmdlRIDebugPrint(h));
+  NS("aclmdlRIDebugJsonPrint", aclmdlRIDebugJsonPrint(h, ".", ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY));
+  NS("aclmdlRIGetStreams", aclmdlRIGetStreams(h, NULL, &u));
+  NS("aclmdlRIGetTasksByStream", aclmdlRIGetTasksByStream(s, NULL, &u));
+  NS("aclmdlRITaskGetType", aclmdlRITaskGetType(h, &tt));
+  NS("aclmdlRITaskGetSeqId", aclmdlRITaskGetSeqId(h, &u));
+  NS("aclmdlRITaskGetParams", aclmdlRITaskGetParams(h, &tp));
+  NS("aclmdlRITaskSetParams", aclmdlRITaskSetParams(h, &tp));
+  NS("aclmdlRIKernelTaskGetAttribute", aclmdlRIKernelTaskGetAttribute(h, ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &av));
+  NS("aclmdlRITaskDisable", aclmdlRITaskDisable(h));
+  NS("aclmdlRIUpdate", aclmdlRIUpdate(h));
+  NS("aclmdlRICondHandleCreate", aclmdlRICondHandleCreate(h, 0, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &q));
+  NS("aclmdlRICondHandleGetCondPtr", aclmdlRICondHandleGetCondPtr(h, &cptr));
+  NS("aclmdlRIAddCondTask", aclmdlRIAddCondTask(ctp, s, 0));
+  NS("aclrtPersistentTaskClean", aclrtPersistentTaskClean(s));
+  NS("aclrtCacheLastTaskOpInfo", aclrtCacheLastTaskOpInfo(buf, 8));
+  NS("aclrtCacheLastTaskExtendInfo", aclrtCacheLastTaskExtendInfo(buf, 8));
+
+  /* IPC, notifies, VMM (issue 13) */
+  NS("aclrtIpcMemGetExportKey", aclrtIpcMemGetExportKey(p, 64, buf, 65, 0));
+  NS("aclrtIpcMemClose", aclrtIpcMemClose("k"));
+  NS("aclrtIpcMemImportByKey", aclrtIpcMemImportByKey(&q, "k", 0));
+  NS("aclrtIpcMemSetImportPid", aclrtIpcMemSetImportPid("k", &pid, 1));
+  NS("aclrtIpcMemSetAttr", aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 0));
+  NS("aclrtIpcMemImportPidInterServer", aclrtIpcMemImportPidInterServer("k", &sp, 1));
+  NS("aclrtIpcGetEventHandle", aclrtIpcGetEventHandle(h, &ieh));
+  NS("aclrtIpcOpenEventHandle", aclrtIpcOpenEventHandle(ieh, &q));
+  NS("aclrtCreateNotify", aclrtCreateNotify(&q, ACL_NOTIFY_DEFAULT));
+  NS("aclrtDestroyNotify", aclrtDestroyNotify(h));
+  NS("aclrtRecordNotify", aclrtRecordNotify(h, s));
+  NS("aclrtWaitAndResetNotify", aclrtWaitAndResetNotify(h, s, 0));
+  NS("aclrtGetNotifyId", aclrtGetNotifyId(h, &u));
+  NS("aclrtNotifyBatchReset", aclrtNotifyBatchReset(&h, 1));
+  NS("aclrtNotifyGetExportKey", aclrtNotifyGetExportKey(h, buf, 65, 0));
+  NS("aclrtNotifyImportByKey", aclrtNotifyImportByKey(&q, "k", 0));
+  NS("aclrtNotifySetImportPid", aclrtNotifySetImportPid(h, &pid, 1));
+  NS("aclrtNotifySetImportPidInterServer", aclrtNotifySetImportPidInterServer(h, &sp, 1));
+  NS("aclrtCntNotifyCreate", aclrtCntNotifyCreate(&q, 0));
+  NS("aclrtCntNotifyDestroy", aclrtCntNotifyDestroy(h));
+  NS("aclrtCntNotifyRecord", aclrtCntNotifyRecord(h, s, &cri));
+  NS("aclrtCntNotifyWaitWithTimeout", aclrtCntNotifyWaitWithTimeout(h, s, &cwi));
+  NS("aclrtCntNotifyReset", aclrtCntNotifyReset(h, s));
+  NS("aclrtCntNotifyGetId", aclrtCntNotifyGetId(h, &u));
+  NS("aclrtReserveMemAddress", aclrtReserveMemAddress(&q, 1 << 21, 0, NULL, 0));
+  NS("aclrtReserveMemAddressNoUCMemory", aclrtReserveMemAddressNoUCMemory(&q, 1 << 30, 0, p, 0));
+  NS("aclrtReleaseMemAddress", aclrtReleaseMemAddress(p));
+  NS("aclrtMallocPhysical", aclrtMallocPhysical(&q, 1 << 21, &prop, 0));
+  NS("aclrtFreePhysical", aclrtFreePhysical(h));
+  NS("aclrtMapMem", aclrtMapMem(p, 1 << 21, 0, h, 0));
+  NS("aclrtMemMapNoAccess", aclrtMemMapNoAccess(p, 1 << 21, 0, h, 0));
+  NS("aclrtUnmapMem", aclrtUnmapMem(p));
+  NS("aclrtMemSetAccess", aclrtMemSetAccess(p, 1 << 21, &ad, 1));
+  NS("aclrtMemGetAccess", aclrtMemGetAccess(p, &loc, &u64));
+  NS("aclrtMemGetAllocationGranularity",
+     aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &sz));
+  NS("aclrtMemRetainAllocationHandle", aclrtMemRetainAllocationHandle(p, &q));
+  NS("aclrtMemGetAllocationPropertiesFromHandle", aclrtMemGetAllocationPropertiesFromHandle(h, &prop));
+  NS("aclrtMemGetAddressRange", aclrtMemGetAddressRange(p, &q, &sz));
+  NS("aclrtMemExportToShareableHandle", aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &u64));
+  NS("aclrtMemExportToShareableHandleV2",
+     aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &u64));
+  NS("aclrtMemImportFromShareableHandle", aclrtMemImportFromShareableHandle(1, 0, &q));
+  NS("aclrtMemImportFromShareableHandleV2",
+     aclrtMemImportFromShareableHandleV2(&u64, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &q));
+  NS("aclrtMemSetPidToShareableHandle", aclrtMemSetPidToShareableHandle(1, &pid, 1));
+  NS("aclrtMemSetPidToShareableHandleV2",
+     aclrtMemSetPidToShareableHandleV2(&u64, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &pid, 1));
+  NS("aclrtMemMapSelectedLink", aclrtMemMapSelectedLink(p, 1 << 21, p, ACL_RT_MEM_LINK_IDX_0));
+  NS("aclrtMemMapSetLink", aclrtMemMapSetLink(p, 1 << 21, ACL_RT_MEM_ACCESS_LINK_HCCS));
+  NS("aclrtMemP2PMap", aclrtMemP2PMap(p, 1 << 21, 0, 0));
+
+  /* dump and profiling (issue 12) */
+  NS("aclmdlInitDump", aclmdlInitDump());
+  NS("aclmdlSetDump", aclmdlSetDump("acl.json"));
+  NS("aclmdlFinalizeDump", aclmdlFinalizeDump());
+  NS("aclrtProfTrace", aclrtProfTrace(buf, 8, s));
+
+  /* issue 10: kernel format and loader, descriptor cache operations */
+  NS("aclrtGetSymbolAddress", aclrtGetSymbolAddress(p, &q));
+  NS("aclrtGetSymbolSize", aclrtGetSymbolSize(p, &sz));
+  NS("aclrtMemcpyToSymbol", aclrtMemcpyToSymbol(p, buf, 8, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+  NS("aclrtMemcpyFromSymbol", aclrtMemcpyFromSymbol(buf, p, 8, 0, ACL_MEMCPY_DEVICE_TO_HOST));
+  NS("aclrtMemcpyToSymbolAsync", aclrtMemcpyToSymbolAsync(p, buf, 8, 0, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  NS("aclrtMemcpyFromSymbolAsync", aclrtMemcpyFromSymbolAsync(buf, p, 8, 0, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  NS("aclrtGetFunctionSize", aclrtGetFunctionSize(h, &sz, &sz));
+  NS("aclrtFunctionGetParamCount", aclrtFunctionGetParamCount(h, &sz));
+  NS("aclrtFunctionGetParamInfo", aclrtFunctionGetParamInfo(h, 0, &sz, &sz));
+  NS("aclrtLaunchKernelWithArgsArray", aclrtLaunchKernelWithArgsArray(h, 1, s, NULL, &q));
+  NS("aclrtBinaryGetGlobal", aclrtBinaryGetGlobal(h, "g", &q, &sz));
+  NS("aclrtBinarySetExceptionCallback",
+     aclrtBinarySetExceptionCallback(h, op_exc_cb, NULL));
+  NS("aclrtCmoGetDescSize", aclrtCmoGetDescSize(&sz));
+  NS("aclrtCmoSetDesc", aclrtCmoSetDesc(p, p, 8));
+  NS("aclrtCmoAsyncWithDesc", aclrtCmoAsyncWithDesc(p, ACL_RT_CMO_TYPE_PREFETCH, s, NULL));
+  NS("aclrtCmoAsyncWithBarrier", aclrtCmoAsyncWithBarrier(p, 8, ACL_RT_CMO_TYPE_PREFETCH, 0, s));
+  NS("aclrtCmoWaitBarrier", aclrtCmoWaitBarrier(&bti, s, 0));
+
+  /* what the simulated device cannot mean */
+  NS("aclrtFunctionGetAvailDynUbufPerBlock", aclrtFunctionGetAvailDynUbufPerBlock(h, 1, &sz));
+  NS("aclrtLaunchSIMTKernelWithArgsArray", aclrtLaunchSIMTKernelWithArgsArray(h, d3, d3, 0, s, NULL, &q));
+  NS("aclrtLaunchSIMTKernelWithHostArgs", aclrtLaunchSIMTKernelWithHostArgs(h, d3, d3, 0, s, NULL, buf, 8, NULL, 0));
+  NS("aclrtBinaryGetDevAddress", aclrtBinaryGetDevAddress(h, &q, &sz));
+  NS("aclrtCtxGetFloatOverflowAddr", aclrtCtxGetFloatOverflowAddr(&q));
+  NS("aclrtGetHardwareSyncAddr", aclrtGetHardwareSyncAddr(&q));
+  NS("aclrtMemUceRepair", aclrtMemUceRepair(0, &uce, 1));
+  NS("aclrtSnapShotProcessLock", aclrtSnapShotProcessLock());
+  NS("aclrtSnapShotProcessUnlock", aclrtSnapShotProcessUnlock());
+  NS("aclrtSnapShotProcessBackup", aclrtSnapShotProcessBackup());
+  NS("aclrtSnapShotProcessRestore", aclrtSnapShotProcessRestore());
+  NS("aclrtSnapShotCallbackRegister",
+     aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cb, NULL));
+  NS("aclrtSnapShotCallbackUnregister",
+     aclrtSnapShotCallbackUnregister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cb));
+
+  /* The count docs/rt-functions.md gives: every not-supported function above. */
+  CHECK_INT_EQ(n_checked, 121);
+  CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  rt_down();
+}
+
+TEST(null_pointers_come_first) {
+  rt_up();
+  CHECK_INT_EQ(aclmdlRICaptureBegin(NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclmdlRICaptureGetInfo((void *)1, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclmdlRIBuildEnd((void *)1, (void *)1), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtIpcMemClose(NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtCreateNotify(NULL, 0), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtMallocPhysical(NULL, 1, NULL, 0), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclmdlSetDump(NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtGetSymbolAddress(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtCmoGetDescSize(NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+  rt_down();
+  CHECK_INT_EQ(aclmdlInitDump(), ACL_ERROR_UNINITIALIZE); /* after aclFinalize */
+}
