@@ -3,8 +3,7 @@
  * (pyacl.md §2.2, §3.6; C side: docs/callbacks.md): subscribe_report,
  * unsubscribe_report, process_report, launch_callback, peek_at_last_error,
  * get_last_error, and set_exception_info_callback with the five
- * get_*_from_exception_info getters, which openacl's C layer does not
- * implement yet.
+ * get_*_from_exception_info getters.
  *
  * The report loop of pyACL scripts: a thread from acl.util.start_thread sets
  * its context and loops on process_report; the main thread subscribes that
@@ -151,89 +150,117 @@ static PYACL_FASTCALL(py_get_last_error) {
   return pyacl_ret(aclrtGetLastError((aclrtLastErrLevel)level));
 }
 
-/* ---- exception info: not implemented by openacl's C layer yet ---------- */
+/* ---- exception info ------------------------------------------------------ */
 
 /*
- * set_exception_info_callback([fn]) -> ret.  fn is a callable, or None or
- * omitted to unregister.  aclrtSetExceptionInfoCallback is not exported by
- * openacl yet, so the call checks its argument as pyACL would and returns
- * ACL_ERROR_API_NOT_SUPPORT.  fn is not kept: a callable is only replaced
- * when C registration succeeds (pyacl.md §3.6).  When C gains the function,
- * fn is to be kept in one global and called from a trampoline that takes
- * the GIL, passes the aclrtExceptionInfo address as an int, and reports a
- * raise as unraisable, keeping the hook installed.
+ * One process-wide callable, as pyACL's: set_exception_info_callback(fn)
+ * installs exc_trampoline in C and keeps fn here; None or no argument
+ * unregisters.  The global is replaced only when C accepts the change
+ * (pyacl.md §3.6), and read and written with the GIL held.  C calls the
+ * trampoline on the executor thread that ran the failing task (not the
+ * submitting one; src/rt/exception.c), with no lock of its own held: the
+ * trampoline takes the GIL, calls fn(info) with the aclrtExceptionInfo
+ * address as an int, valid only during the call (the get_*_from_exception_info
+ * getters read it), and reports a raise as unraisable.  Unlike pyACL, fn is
+ * kept after it raises: the hook stays installed and keeps calling it.
  */
+static PyObject *exc_fn; /* strong reference, or NULL; guarded by the GIL */
+
+static void exc_trampoline(aclrtExceptionInfo *info) {
+  if (!Py_IsInitialized())
+    return;
+  PyGILState_STATE st = PyGILState_Ensure();
+  PyObject *fn = exc_fn;
+  if (fn) {
+    Py_INCREF(fn); /* a call to set_exception_info_callback inside fn may drop the global */
+    PyObject *addr = pyacl_ptr(info);
+    PyObject *res = addr ? PyObject_CallFunctionObjArgs(fn, addr, NULL) : NULL;
+    Py_XDECREF(addr);
+    if (res)
+      Py_DECREF(res);
+    else
+      PyErr_WriteUnraisable(fn);
+    Py_DECREF(fn);
+  }
+  PyGILState_Release(st);
+}
+
 static PYACL_FASTCALL(py_set_exception_info_callback) {
   (void)self;
   PyObject *fn = NULL;
   if (!pyacl_parse("acl.rt.set_exception_info_callback", args, nargs, "|O", &fn))
     return NULL;
-  if (fn && fn != Py_None && !PyCallable_Check(fn)) {
+  if (fn == Py_None)
+    fn = NULL;
+  if (fn && !PyCallable_Check(fn)) {
     PyErr_SetString(PyExc_TypeError, "acl.rt.set_exception_info_callback args parse failed");
     return NULL;
   }
-  return pyacl_ret(pyacl_not_supported("aclrtSetExceptionInfoCallback"));
+  aclError ret;
+  Py_BEGIN_ALLOW_THREADS
+  ret = aclrtSetExceptionInfoCallback(fn ? exc_trampoline : NULL);
+  Py_END_ALLOW_THREADS
+  if (ret == ACL_SUCCESS) {
+    PyObject *old = exc_fn;
+    Py_XINCREF(fn);
+    exc_fn = fn;
+    Py_XDECREF(old);
+  }
+  return pyacl_ret(ret);
 }
 
-/* The getters take the info address and return a bare int.  With no C side,
- * they record ACL_ERROR_API_NOT_SUPPORT for acl.get_recent_err_msg() and
- * return 0, the stubs' value for bare results (pyacl.h). */
-static PyObject *exception_info_getter(const char *py_name, const char *c_name, PyObject *const *args,
-                                       Py_ssize_t nargs) {
+/* The getters take the info address and return the field as a bare int;
+ * C refuses an address that is not the info of a running callback
+ * (0xFFFFFFFF, with a message for acl.get_recent_err_msg()). */
+static PyObject *exception_info_getter(const char *py_name, PyObject *const *args, Py_ssize_t nargs,
+                                       uint32_t (*get)(const aclrtExceptionInfo *)) {
   void *info;
   if (!pyacl_parse(py_name, args, nargs, "p", &info))
     return NULL;
-  (void)pyacl_not_supported(c_name);
-  return PyLong_FromLong(0);
+  return PyLong_FromUnsignedLong((unsigned long)get((const aclrtExceptionInfo *)info));
 }
 
 static PYACL_FASTCALL(py_get_error_code_from_exception_info) {
   (void)self;
-  return exception_info_getter("acl.rt.get_error_code_from_exception_info", "aclrtGetErrorCodeFromExceptionInfo",
-                               args, nargs);
+  return exception_info_getter("acl.rt.get_error_code_from_exception_info", args, nargs,
+                               aclrtGetErrorCodeFromExceptionInfo);
 }
 
 static PYACL_FASTCALL(py_get_task_id_from_exception_info) {
   (void)self;
-  return exception_info_getter("acl.rt.get_task_id_from_exception_info", "aclrtGetTaskIdFromExceptionInfo", args,
-                               nargs);
+  return exception_info_getter("acl.rt.get_task_id_from_exception_info", args, nargs,
+                               aclrtGetTaskIdFromExceptionInfo);
 }
 
 static PYACL_FASTCALL(py_get_stream_id_from_exception_info) {
   (void)self;
-  return exception_info_getter("acl.rt.get_stream_id_from_exception_info", "aclrtGetStreamIdFromExceptionInfo",
-                               args, nargs);
+  return exception_info_getter("acl.rt.get_stream_id_from_exception_info", args, nargs,
+                               aclrtGetStreamIdFromExceptionInfo);
 }
 
 static PYACL_FASTCALL(py_get_thread_id_from_exception_info) {
   (void)self;
-  return exception_info_getter("acl.rt.get_thread_id_from_exception_info", "aclrtGetThreadIdFromExceptionInfo",
-                               args, nargs);
+  return exception_info_getter("acl.rt.get_thread_id_from_exception_info", args, nargs,
+                               aclrtGetThreadIdFromExceptionInfo);
 }
 
 static PYACL_FASTCALL(py_get_device_id_from_exception_info) {
   (void)self;
-  return exception_info_getter("acl.rt.get_device_id_from_exception_info", "aclrtGetDeviceIdFromExceptionInfo",
-                               args, nargs);
+  return exception_info_getter("acl.rt.get_device_id_from_exception_info", args, nargs,
+                               aclrtGetDeviceIdFromExceptionInfo);
 }
-
-/* The not-implemented ones carry the stubs' docstring (args.c), which
- * acl.<name>.__doc__ readers and the inventory test recognise. */
-#define PYACL_FN_NOT_YET(pyname, cfunc)                                                                        \
-  {pyname, (PyCFunction)(void (*)(void))(cfunc), METH_FASTCALL,                                               \
-   "not implemented by openacl yet: returns ACL_ERROR_API_NOT_SUPPORT (200001)"}
 
 PyMethodDef pyacl_rt_callback_methods[] = {
     PYACL_FN("subscribe_report", py_subscribe_report),
     PYACL_FN("unsubscribe_report", py_unsubscribe_report),
     PYACL_FN("process_report", py_process_report),
     PYACL_FN("launch_callback", py_launch_callback),
-    PYACL_FN_NOT_YET("set_exception_info_callback", py_set_exception_info_callback),
-    PYACL_FN_NOT_YET("get_error_code_from_exception_info", py_get_error_code_from_exception_info),
-    PYACL_FN_NOT_YET("get_task_id_from_exception_info", py_get_task_id_from_exception_info),
-    PYACL_FN_NOT_YET("get_stream_id_from_exception_info", py_get_stream_id_from_exception_info),
-    PYACL_FN_NOT_YET("get_thread_id_from_exception_info", py_get_thread_id_from_exception_info),
-    PYACL_FN_NOT_YET("get_device_id_from_exception_info", py_get_device_id_from_exception_info),
+    PYACL_FN("set_exception_info_callback", py_set_exception_info_callback),
+    PYACL_FN("get_error_code_from_exception_info", py_get_error_code_from_exception_info),
+    PYACL_FN("get_task_id_from_exception_info", py_get_task_id_from_exception_info),
+    PYACL_FN("get_stream_id_from_exception_info", py_get_stream_id_from_exception_info),
+    PYACL_FN("get_thread_id_from_exception_info", py_get_thread_id_from_exception_info),
+    PYACL_FN("get_device_id_from_exception_info", py_get_device_id_from_exception_info),
     PYACL_FN("peek_at_last_error", py_peek_at_last_error),
     PYACL_FN("get_last_error", py_get_last_error),
     {NULL, NULL, 0, NULL},

@@ -226,6 +226,26 @@ static PYACL_FASTCALL(py_malloc_with_cfg) {
   return pyacl_tuple_ret(pyacl_ptr(p), ret);
 }
 
+/* Memory the task scheduler reads; cfg as malloc_with_cfg's. */
+static PYACL_FASTCALL(py_malloc_for_task_scheduler) {
+  (void)self;
+  size_t size;
+  int32_t policy;
+  PyObject *dict;
+  if (!pyacl_parse("acl.rt.malloc_for_task_scheduler", args, nargs, "zid", &size, &policy, &dict))
+    return NULL;
+  aclrtMallocConfig cfg;
+  int use;
+  if (!parse_malloc_cfg("acl.rt.malloc_for_task_scheduler", dict, &cfg, &use)) {
+    PyMem_Free(cfg.attrs);
+    return NULL;
+  }
+  void *p = NULL;
+  aclError ret = aclrtMallocForTaskScheduler(&p, size, (aclrtMemMallocPolicy)policy, use ? &cfg : NULL);
+  PyMem_Free(cfg.attrs);
+  return pyacl_tuple_ret(pyacl_ptr(ret == ACL_SUCCESS ? p : NULL), ret);
+}
+
 static PYACL_FASTCALL(py_malloc_host) {
   (void)self;
   size_t size;
@@ -306,6 +326,26 @@ static PYACL_FASTCALL(py_memcpy_async) {
   aclError ret;
   Py_BEGIN_ALLOW_THREADS
   ret = aclrtMemcpyAsync(dst, dst_max, src, count, (aclrtMemcpyKind)kind, stream);
+  Py_END_ALLOW_THREADS
+  return pyacl_ret(ret);
+}
+
+/* aclrtMemcpyAsync that also refuses the inner/inter-device kinds
+ * (deprecated by the vendor); the same host checks. */
+static PYACL_FASTCALL(py_memcpy_async_with_condition) {
+  (void)self;
+  void *dst, *src, *stream;
+  size_t dst_max, count;
+  int32_t kind;
+  if (!pyacl_parse("acl.rt.memcpy_async_with_condition", args, nargs, "pzpzip", &dst, &dst_max, &src, &count, &kind,
+                   &stream))
+    return NULL;
+  size_t n = count <= dst_max ? count : 0;
+  if (!copy_host_ok("aclrtMemcpyAsyncWithCondition", dst, n, src, n, kind))
+    return pyacl_ret(ACL_ERROR_INVALID_PARAM);
+  aclError ret;
+  Py_BEGIN_ALLOW_THREADS
+  ret = aclrtMemcpyAsyncWithCondition(dst, dst_max, src, count, (aclrtMemcpyKind)kind, stream);
   Py_END_ALLOW_THREADS
   return pyacl_ret(ret);
 }
@@ -431,12 +471,14 @@ PyMethodDef pyacl_rt_memory_methods[] = {
     PYACL_FN("malloc_align32", py_malloc_align32),
     PYACL_FN("malloc_cached", py_malloc_cached),
     PYACL_FN("malloc_with_cfg", py_malloc_with_cfg),
+    PYACL_FN("malloc_for_task_scheduler", py_malloc_for_task_scheduler),
     PYACL_FN("malloc_host", py_malloc_host),
     PYACL_FN("malloc_host_with_cfg", py_malloc_host_with_cfg),
     PYACL_FN("free", py_free),
     PYACL_FN("free_host", py_free_host),
     PYACL_FN("memcpy", py_memcpy),
     PYACL_FN("memcpy_async", py_memcpy_async),
+    PYACL_FN("memcpy_async_with_condition", py_memcpy_async_with_condition),
     PYACL_FN("memcpy2d", py_memcpy2d),
     PYACL_FN("memcpy2d_async", py_memcpy2d_async),
     PYACL_FN("memset", py_memset),

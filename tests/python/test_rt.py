@@ -656,7 +656,10 @@ def rt_stubs():
 
 
 def test_stub_table_is_read():
-    assert len(rt_stubs()) >= 90
+    """The table parses (it shrinks as the C library grows: test_inventory.py
+    fails when a stub's C function is exported and implemented)."""
+    assert len(rt_stubs()) >= 10
+    assert all(c.startswith("aclrt") for _, c, _, _ in rt_stubs())
 
 
 @pytest.mark.parametrize("name, c_name, fmt, shape", rt_stubs())
@@ -670,11 +673,8 @@ def test_stub(name, c_name, fmt, shape):
 
 
 def test_some_stub_signatures():
-    assert rt.get_device_utilization_rate(0) == ({}, ACL_ERROR_API_NOT_SUPPORT)
-    assert rt.get_function_addr(0) == (0, 0, ACL_ERROR_API_NOT_SUPPORT)
-    assert rt.allocator_create_desc() == 0
-    assert rt.create_group_info() == 0  # USE_MDL only in pyACL
+    assert rt.get_notify_id(0) == (0, ACL_ERROR_API_NOT_SUPPORT)
     assert rt.ipc_mem_get_export_key(0, 0, 64, 0) == ("", ACL_ERROR_API_NOT_SUPPORT)
-    assert parse_fails(rt.allocator_set_alloc_func_to_desc, 0, 5)  # not callable
     assert parse_fails(rt.notify_batch_reset, (1, 2))  # a tuple is not a list
-    assert parse_fails(rt.set_stream_attribute, 0, 1, [])  # value must be a dict
+    assert parse_fails(rt.allocator_set_alloc_func_to_desc, 0, 5)  # not callable (implemented)
+    assert parse_fails(rt.set_stream_attribute, 0, 1, [])  # value must be a dict (implemented)
