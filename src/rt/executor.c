@@ -215,11 +215,14 @@ static inline int acl__task_dropped(acl__stream *s, const acl__task *t) {
 /* Stream lock held, head != NULL: takes the tasks at the head that are not
  * to run (dropped, or after a failure with ACL_STOP_ON_FAILURE) off the
  * queue and returns them as a list; NULL when the head is to run. */
-acl__task *acl__stream_take_dropped_locked(acl__stream *s) {
+acl__task *acl__stream_take_dropped_locked(acl__stream *s, int head_only) {
   int stop_mode = s->error != 0 && s->failure_mode == ACL_STOP_ON_FAILURE;
   acl__task *last = NULL;
-  for (acl__task *t = s->head; t != NULL && (stop_mode || acl__task_dropped(s, t)); t = t->next)
+  for (acl__task *t = s->head; t != NULL && (stop_mode || acl__task_dropped(s, t)); t = t->next) {
     last = t;
+    if (head_only)
+      break;
+  }
   if (last == NULL)
     return NULL;
   acl__task *list = s->head;
@@ -266,7 +269,7 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
   int ran = 0;
   for (;;) {
     if (s->head != NULL) {
-      acl__task *drop = acl__stream_take_dropped_locked(s);
+      acl__task *drop = acl__stream_take_dropped_locked(s, 0);
       if (drop != NULL) {
         pthread_mutex_unlock(&s->lock); /* still RUNNING: nobody else touches the queue's head */
         for (acl__task *x = drop, *next; x != NULL; x = next) {

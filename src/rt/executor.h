@@ -34,9 +34,9 @@ uint64_t acl__now_ns(void);
 void acl__stream_settle_locked(acl__stream *s);
 /* Stream lock held, no task of the stream running (idle, parked, stopped):
  * unlinks the head tasks that are to be dropped (aborted, destroyed, or
- * behind a failure in stop mode) and returns them for acl__tasks_discard,
- * which the caller calls without the lock. */
-acl__task *acl__stream_take_dropped_locked(acl__stream *s);
+ * behind a failure in stop mode; only the first with head_only) and returns
+ * them for acl__tasks_discard, which the caller calls without the lock. */
+acl__task *acl__stream_take_dropped_locked(acl__stream *s, int head_only);
 void acl__tasks_discard(acl__task *list);
 
 /* The id of the last task the calling thread queued on a stream it created

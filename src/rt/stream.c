@@ -178,15 +178,16 @@ int acl__stream_stop(acl__stream *s) {
 }
 
 /* Stream lock held: after the drop marks changed, a stream nobody would run
- * again (parked, stopped) loses its dropped tasks at once (returned for
- * acl__tasks_discard after the lock: a parked wait must stop watching
- * memory before the call returns, since the program may free it next);
- * what is left goes back to the ready list, and an empty stream becomes
- * idle. */
+ * again (parked, stopped) loses its head task at once if it is dropped
+ * (returned for acl__tasks_discard after the lock: a parked wait must stop
+ * watching memory before the call returns, since the program may free it
+ * next); the rest goes back to the ready list, where an executor discards
+ * the other dropped tasks (the call stays O(1) with 10,000 queued), and an
+ * empty stream becomes idle. */
 static acl__task *acl__stream_requeue_locked(acl__stream *s) {
   if (s->state != ACL__STREAM_PARKED && s->state != ACL__STREAM_STOPPED)
     return NULL;
-  acl__task *drop = s->head != NULL ? acl__stream_take_dropped_locked(s) : NULL;
+  acl__task *drop = s->head != NULL ? acl__stream_take_dropped_locked(s, 1) : NULL;
   if (s->head == NULL) {
     s->state = ACL__STREAM_IDLE;
     s->completed = s->submitted;
