@@ -47,6 +47,7 @@
 #include "rt/device_query.h"
 #include "rt/exception.h"
 #include "rt/executor.h"
+#include "rt/mem_fault.h"
 #include "rt/rt.h"
 
 #define ACL__QUANTUM 64
@@ -313,6 +314,8 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
       acl__tls_cut = 0;
       rc = t->run(t);
       acl__tls_task = NULL;
+      if (atomic_load_explicit(&acl__mem_fault_note_pending, memory_order_relaxed))
+        acl__mem_fault_log_note(); /* out of the signal handler, into the log */
       if (rc == ACL__TASK_PARK)
         break;
       if (acl__tls_cut)

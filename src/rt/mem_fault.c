@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common/env.h"
+#include "common/log.h"
 #include "rt/mem_internal.h"
 
 #ifndef SEGV_PKUERR
@@ -47,6 +48,11 @@ static _Atomic(int (*)(void)) acl__fault_has_access;
 
 static struct sigaction acl__fault_prev;
 static atomic_int acl__fault_open_warned; /* the first acl__mem_fault_open was reported */
+/* That report, written by the handler (which cannot log) and logged as a
+ * WARNING by the executor when the task ends (acl__mem_fault_log_note): the
+ * library prints nothing the log settings do not ask for. */
+static char acl__fault_note[1024];
+atomic_int acl__mem_fault_note_pending;
 static pthread_once_t acl__fault_once = PTHREAD_ONCE_INIT;
 
 /* ---- tables ------------------------------------------------------------ */
@@ -135,6 +141,11 @@ const char *acl__mem_caller_name(const void *ra) {
 }
 
 void acl__mem_fault_atfork_child(void) { pthread_mutex_init(&acl__caller_lock, NULL); }
+
+void acl__mem_fault_log_note(void) {
+  if (atomic_exchange_explicit(&acl__mem_fault_note_pending, 0, memory_order_acquire))
+    ACL__LOGW(ACL__MOD_RUNTIME, "%s", acl__fault_note);
+}
 
 /* ---- the handler ------------------------------------------------------------- */
 
@@ -257,7 +268,7 @@ static void acl__fault_handler(int sig, siginfo_t *info, void *uctx) {
     uintptr_t lo = 0, hi = 0;
     if (device_code && mech != NULL && strcmp(mech, "alias") == 0 && acl__mem_fault_open(dev, a, &lo, &hi)) {
       if (!atomic_exchange(&acl__fault_open_warned, 1)) {
-        acl__sb_str(&s, "openacl: warning: device code reached device memory at ");
+        acl__sb_str(&s, "device code reached device memory at ");
         acl__sb_hex(&s, a);
         acl__sb_str(&s, " (device ");
         acl__sb_dec(&s, (uint64_t)dev);
@@ -268,9 +279,10 @@ static void acl__fault_handler(int sig, siginfo_t *info, void *uctx) {
         acl__sb_hex(&s, hi);
         acl__sb_str(&s, ") is now open to host code too until it is freed (later ones are opened without this "
                         "message). Pass device pointers as kernel arguments, or use OPENACL_MEMORY_PROTECTION=pkeys "
-                        "where the CPU has protection keys\n");
-        ssize_t w0 = write(STDERR_FILENO, s.b, s.n);
-        (void)w0;
+                        "where the CPU has protection keys");
+        memcpy(acl__fault_note, s.b, s.n);
+        acl__fault_note[s.n] = '\0';
+        atomic_store_explicit(&acl__mem_fault_note_pending, 1, memory_order_release);
       }
       return; /* the access runs again, and succeeds */
     }

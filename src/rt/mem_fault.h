@@ -17,6 +17,7 @@
 #define OPENACL_RT_MEM_FAULT_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Installs the handler once per process (chaining the previous one). */
@@ -46,5 +47,11 @@ const char *acl__mem_caller_name(const void *ret_addr);
 
 /* fork child: re-creates the lock of the caller-name cache. */
 void acl__mem_fault_atfork_child(void);
+
+/* Set by the fault handler when it has a note for the log (device code
+ * reached memory through an untranslated address, alias mechanism); the
+ * executor calls acl__mem_fault_log_note after a task when it is set. */
+extern atomic_int acl__mem_fault_note_pending;
+void acl__mem_fault_log_note(void);
 
 #endif
