@@ -41,6 +41,13 @@
  *     return 0;
  *   }
  *
+ * Device globals: a variable defined with OPENACL_GLOBAL is exported, so the
+ * host finds it with aclrtBinaryGetGlobal(bin, "name", &addr, &size) and
+ * writes or reads it with aclrtMemcpyToSymbol / aclrtMemcpyFromSymbol:
+ *
+ *   OPENACL_GLOBAL(float, scale) = 1.0f;
+ *   OPENACL_GLOBAL(uint32_t, table)[256];
+ *
  * Build:  cc -O2 -fPIC -shared -o libvadd_kernel.so vadd_kernel.c -I<prefix>/include
  * (docs/kernels.md has the details, including how arguments are packed).
  */
@@ -71,5 +78,25 @@
 #define OPENACL_KERNEL(name)                                                                           \
   OPENACL_KERNEL_LINKAGE_ OPENACL_KERNEL_EXPORT_ int name(uint32_t, uint32_t, void *, size_t);         \
   OPENACL_KERNEL_LINKAGE_ OPENACL_KERNEL_EXPORT_ int name
+
+/* OPENACL_GLOBAL(type, name) [= init];  a device global: an exported
+ * variable (variables at namespace scope are not name-mangled in C++
+ * either); see docs/kernels.md "Device globals". */
+#define OPENACL_GLOBAL(type, name) OPENACL_KERNEL_EXPORT_ type name
+
+/* OPENACL_KERNEL_PARAMS(name, size0, size1, ...);  describes the kernel's
+ * parameters, in order, by their sizes in bytes (sizeof each member of its
+ * argument struct).  It exports the array openacl_params_<name> =
+ * {count, size0, size1, ...} (uint32_t), which aclrtFunctionGetParamCount,
+ * aclrtFunctionGetParamInfo and aclrtLaunchKernelWithArgsArray read; each
+ * parameter is placed at its natural alignment (1, 2, 4 or 8 bytes), as a
+ * C struct of those members is on LP64.  Optional: a kernel without it
+ * still launches every other way.  At most 128 parameters.
+ *
+ *   OPENACL_KERNEL_PARAMS(vadd, sizeof(float *), sizeof(float *), sizeof(float *), sizeof(uint64_t));
+ */
+#define OPENACL_KERNEL_PARAMS(name, ...)                                                                \
+  OPENACL_KERNEL_LINKAGE_ OPENACL_KERNEL_EXPORT_ const uint32_t openacl_params_##name[] = {             \
+      (uint32_t)(sizeof((const uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t)), __VA_ARGS__}
 
 #endif

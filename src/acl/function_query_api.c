@@ -11,6 +11,7 @@
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl/acl.h"
@@ -137,42 +138,130 @@ aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
   return acl__kernel_get_function(__func__, handle, funcName, funcHandle);
 }
 
-/* ---- what the kernel format cannot serve yet ------------------------------------ */
+/* ---- symbol sizes and parameter descriptions ------------------------------------ */
 
+/* The size of the kernel's code: its ELF symbol's size.  One C function
+ * serves every core: it is the AI Core part; there is no vector part (0). */
 aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize) {
+  int rc = 0;
   if (funcHandle == NULL || aicSize == NULL || aivSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      funcHandle == NULL ? "funcHandle"
                      : aicSize == NULL  ? "aicSize"
                                         : "aivSize");
-  return acl__not_supported(__func__, "issue 10", "the kernel loader does not read symbol sizes yet");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  size_t size = 0;
+  rc = acl__kernel_function_size(__func__, funcHandle, &size);
+  if (rc != 0)
+    return rc;
+  *aicSize = size;
+  *aivSize = 0;
+  return 0;
+}
+
+/* The parameters a kernel describes with OPENACL_KERNEL_PARAMS (docs/kernels.md
+ * "Parameter descriptions"): count, and each one's offset and size in the
+ * packed buffer, laid out as aclrtKernelArgsAppend lays them out. */
+typedef struct acl__fparams {
+  uint32_t count;
+  size_t offset[ACL__KERNEL_MAX_PARAMS];
+  size_t size[ACL__KERNEL_MAX_PARAMS];
+  size_t total;
+} acl__fparams;
+
+static int acl__fparams_get(const char *api, aclrtFuncHandle func, acl__fparams *p) {
+  uint32_t sizes[ACL__KERNEL_MAX_PARAMS];
+  int rc = acl__kernel_function_params(api, func, &p->count, sizes);
+  if (rc != 0)
+    return rc;
+  size_t off = 0;
+  for (uint32_t i = 0; i < p->count; i++) {
+    size_t a = sizes[i] >= 8 ? 8 : sizes[i] >= 4 ? 4 : sizes[i] >= 2 ? 2 : 1;
+    off = (off + a - 1) / a * a;
+    p->offset[i] = off;
+    p->size[i] = sizes[i];
+    off += sizes[i];
+  }
+  p->total = off;
+  return 0;
 }
 
 aclError aclrtFunctionGetParamCount(aclrtFuncHandle funcHandle, size_t *paramCount) {
+  int rc = 0;
   if (funcHandle == NULL || paramCount == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", funcHandle == NULL ? "funcHandle" : "paramCount");
-  return acl__not_supported(__func__, "issue 10", "openacl kernel binaries carry no parameter list");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  acl__fparams p;
+  rc = acl__fparams_get(__func__, funcHandle, &p);
+  if (rc != 0)
+    return rc;
+  *paramCount = p.count;
+  return 0;
 }
 
 aclError aclrtFunctionGetParamInfo(aclrtFuncHandle funcHandle, size_t paramIndex, size_t *paramOffset,
                                    size_t *paramSize) {
+  int rc = 0;
   if (funcHandle == NULL || paramOffset == NULL || paramSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      funcHandle == NULL    ? "funcHandle"
                      : paramOffset == NULL ? "paramOffset"
                                            : "paramSize");
-  (void)paramIndex;
-  return acl__not_supported(__func__, "issue 10", "openacl kernel binaries carry no parameter list");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  acl__fparams p;
+  rc = acl__fparams_get(__func__, funcHandle, &p);
+  if (rc != 0)
+    return rc;
+  if (paramIndex >= p.count)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "paramIndex %zu is out of range: the kernel has %u parameter%s",
+                     paramIndex, p.count, p.count == 1 ? "" : "s");
+  *paramOffset = p.offset[paramIndex];
+  *paramSize = p.size[paramIndex];
+  return 0;
 }
 
+/* args[i] points to the value of parameter i; the values are packed as the
+ * kernel's description lays them out and launched as host arguments. */
 aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg,
                                         void **args) {
+  int rc = 0;
   if (func == NULL || args == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", func == NULL ? "func" : "args");
-  (void)numBlocks;
-  (void)stream;
-  (void)cfg;
-  return acl__not_supported(__func__, "issue 10", "openacl kernel binaries carry no parameter list to pack args");
+  if (numBlocks == 0)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "numBlocks is 0; a launch needs at least one block");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  acl__fparams p;
+  rc = acl__fparams_get(__func__, func, &p);
+  if (rc != 0)
+    return rc;
+  unsigned char *buf = p.total > 0 ? calloc(1, p.total) : NULL;
+  if (p.total > 0 && buf == NULL)
+    return ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory to pack %zu argument bytes", p.total);
+  for (uint32_t i = 0; i < p.count; i++) {
+    if (args[i] == NULL && p.size[i] > 0) {
+      free(buf);
+      return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "args[%u] is NULL; it must point to the %zu-byte value of parameter %u",
+                       i, p.size[i], i);
+    }
+    if (p.size[i] > 0)
+      memcpy(buf + p.offset[i], args[i], p.size[i]);
+  }
+  acl__launch l;
+  memset(&l, 0, sizeof l);
+  l.func = func;
+  l.num_blocks = numBlocks;
+  l.stream = stream;
+  l.cfg = cfg;
+  l.source = ACL__KARGS_HOST;
+  l.args = buf;
+  l.args_size = p.total;
+  rc = acl__kernel_launch(__func__, &l); /* copies the arguments */
+  free(buf);
+  return rc;
 }
 
 aclError aclrtFunctionGetAvailDynUbufPerBlock(aclrtFuncHandle funcHandle, uint32_t numBlocks, size_t *dynUbufSize) {
@@ -211,6 +300,9 @@ aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockD
   return acl__not_supported(__func__, "", "openacl kernels run blocks, not SIMT threads (no thread index)");
 }
 
+/* A global of the binary (docs/kernels.md "Device globals"): an exported
+ * variable of the kernel's shared object; its address is its device address
+ * and the symbol aclrtGetSymbolAddress and the symbol copies take. */
 aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void **dptr, size_t *size) {
   if (binHandle == NULL || name == NULL || dptr == NULL || size == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
@@ -218,7 +310,10 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void *
                      : name == NULL    ? "name"
                      : dptr == NULL    ? "dptr"
                                        : "size");
-  return acl__not_supported(__func__, "issue 10", "the kernel loader does not look up data symbols yet");
+  int rc = 0;
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  return acl__kernel_binary_global(__func__, binHandle, name, dptr, size);
 }
 
 aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr, size_t *binSize) {
@@ -230,9 +325,14 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr
   return acl__not_supported(__func__, "", "kernel binaries are loaded as host code, not copied to device memory");
 }
 
+/* Called, after the process-wide exception callbacks, when a kernel task
+ * of this binary fails (docs/kernels.md "Exception callbacks").  The last
+ * call wins; the callback goes with the binary. */
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void *userData) {
+  int rc = 0;
   if (binHandle == NULL || callback == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", binHandle == NULL ? "binHandle" : "callback");
-  (void)userData;
-  return acl__not_supported(__func__, "issue 10", "per-binary exception callbacks are not wired to kernel failures");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  return acl__kernel_set_exception_callback(__func__, binHandle, callback, userData);
 }

@@ -21,6 +21,7 @@
 #include "common/errmsg.h"
 #include "rt/callback.h"
 #include "rt/device.h"
+#include "rt/kernel.h"
 
 const char *const acl__kind_names[8] = {"ACL_MEMCPY_HOST_TO_HOST",
                                         "ACL_MEMCPY_HOST_TO_DEVICE",
@@ -107,9 +108,41 @@ static int acl__peer_enabled(acl__device *from, acl__device *to) {
   return on;
 }
 
+/* The side of a copy that is a global of a kernel binary: device memory of
+ * its binary's device, inside its bounds (checked by the caller). */
+static void acl__symbol_info(const void *p, acl__device *dev, size_t extent, acl__ptr_info *in) {
+  in->kind = ACL__PTR_DEVICE;
+  in->dev = dev;
+  in->alloc_base = (void *)p;
+  in->alloc_size = extent;
+  in->offset = 0;
+}
+
+static int acl__xfer_check_body(const char *api, acl__xfer *x, int kind, size_t dst_extent, size_t src_extent,
+                                int is_async, acl__device *sym_dev);
+
 int acl__xfer_check(const char *api, acl__xfer *x, int kind, size_t dst_extent, size_t src_extent, int is_async) {
+  return acl__xfer_check_body(api, x, kind, dst_extent, src_extent, is_async, NULL);
+}
+
+int acl__xfer_check_symbol(const char *api, acl__xfer *x, int kind, acl__device *sym_dev, size_t extent,
+                           int is_async) {
+  int rc = acl__xfer_check_body(api, x, kind, extent, extent, is_async, sym_dev);
+  /* The global is reached by its own address: no device translation. */
+  if (x->symbol == ACL__XFER_SYM_DST)
+    x->ddev = NULL;
+  else
+    x->sdev = NULL;
+  return rc;
+}
+
+static int acl__xfer_check_body(const char *api, acl__xfer *x, int kind, size_t dst_extent, size_t src_extent,
+                                int is_async, acl__device *sym_dev) {
   acl__ptr_info di, si;
-  acl__mem_classify(x->dst, &di);
+  if (sym_dev != NULL && x->symbol == ACL__XFER_SYM_DST)
+    acl__symbol_info(x->dst, sym_dev, dst_extent, &di);
+  else
+    acl__mem_classify(x->dst, &di);
   int rc = acl__xfer_side(api, x->src ? "dst" : "devPtr", x->dst, dst_extent, &di);
   if (rc != 0)
     return rc;
@@ -118,7 +151,10 @@ int acl__xfer_check(const char *api, acl__xfer *x, int kind, size_t dst_extent, 
   x->pageable = di.kind == ACL__PTR_HOST;
   if (x->src == NULL)
     return 0;
-  acl__mem_classify(x->src, &si);
+  if (sym_dev != NULL && x->symbol == ACL__XFER_SYM_SRC)
+    acl__symbol_info(x->src, sym_dev, src_extent, &si);
+  else
+    acl__mem_classify(x->src, &si);
   rc = acl__xfer_side(api, "src", x->src, src_extent, &si);
   if (rc != 0)
     return rc;
@@ -238,8 +274,10 @@ static int acl__xfer_task_run(acl__task *t) {
 
 static void acl__xfer_task_release(acl__task *t) {
   acl__xfer_task *p = acl__task_payload(t);
-  for (size_t i = 0; i < p->n; i++)
+  for (size_t i = 0; i < p->n; i++) {
     free(p->x[i].staging);
+    acl__kernel_symbol_unpin(p->x[i].pin);
+  }
   acl__xfer_waiter *w = p->waiter;
   int discarded = t->discarded;
   free(t);
@@ -256,8 +294,12 @@ static void acl__xfer_free_staging(acl__xfer *x, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(x[i].staging);
     x[i].staging = NULL;
+    acl__kernel_symbol_unpin(x[i].pin);
+    x[i].pin = NULL;
   }
 }
+
+void acl__xfer_discard(acl__xfer *x, size_t n) { acl__xfer_free_staging(x, n); }
 
 int acl__xfer_submit(const char *api, acl__stream *s, acl__xfer *x, size_t n) {
   int wait = 0;
@@ -279,9 +321,11 @@ int acl__xfer_submit(const char *api, acl__stream *s, acl__xfer *x, size_t n) {
     return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for a task");
   }
   const char *what = x[0].op == ACL__XFER_COPY ? "copy" : "fill";
-  const char *dir = x[0].op != ACL__XFER_COPY ? (x[0].ddev ? "device" : "host")
-                    : x[0].sdev               ? (x[0].ddev ? "device to device" : "device to host")
-                                              : (x[0].ddev ? "host to device" : "host to host");
+  int ddev = x[0].ddev != NULL || x[0].symbol == ACL__XFER_SYM_DST;
+  int sdev = x[0].sdev != NULL || x[0].symbol == ACL__XFER_SYM_SRC;
+  const char *dir = x[0].op != ACL__XFER_COPY ? (ddev ? "device" : "host")
+                    : sdev                    ? (ddev ? "device to device" : "device to host")
+                                              : (ddev ? "host to device" : "host to host");
   char desc[160];
   if (n > 1)
     snprintf(desc, sizeof(desc), "batch of %zu copies", n);

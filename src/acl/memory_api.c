@@ -253,7 +253,7 @@ static int acl__memcpy_body(const char *api, void *dst, size_t destMax, const vo
   } else if (acl__context_current(api, &rc) == NULL) {
     return rc;
   }
-  acl__xfer x = {ACL__XFER_COPY, dst, src, count, 1, count, count, 0, NULL, NULL, 0, NULL};
+  acl__xfer x = {ACL__XFER_COPY, dst, src, count, 1, count, count, 0, NULL, NULL, 0, NULL, 0, NULL};
   rc = acl__xfer_check(api, &x, kind, count, count, async);
   if (rc != 0)
     return rc;
@@ -327,7 +327,7 @@ static int acl__memcpy2d_body(const char *api, void *dst, size_t dpitch, const v
   } else if (acl__context_current(api, &rc) == NULL) {
     return rc;
   }
-  acl__xfer x = {ACL__XFER_COPY, dst, src, width, height, dpitch, spitch, 0, NULL, NULL, 0, NULL};
+  acl__xfer x = {ACL__XFER_COPY, dst, src, width, height, dpitch, spitch, 0, NULL, NULL, 0, NULL, 0, NULL};
   rc = acl__xfer_check(api, &x, kind, dext, sext, async);
   if (rc != 0)
     return rc;
@@ -374,7 +374,7 @@ static int acl__fill_body(const char *api, void *ptr, size_t max, size_t bytes, 
   } else if (acl__context_current(api, &rc) == NULL) {
     return rc;
   }
-  acl__xfer x = {op, ptr, NULL, bytes, 1, bytes, bytes, value, NULL, NULL, 0, NULL};
+  acl__xfer x = {op, ptr, NULL, bytes, 1, bytes, bytes, value, NULL, NULL, 0, NULL, 0, NULL};
   rc = acl__xfer_check(api, &x, ACL_MEMCPY_DEFAULT, bytes, 0, async);
   if (rc != 0)
     return rc;

@@ -280,7 +280,7 @@ aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, voi
   if (rc != 0)
     return rc;
   /* The copy it describes, checked as aclrtMemcpy would now (and again when it runs). */
-  acl__xfer x = {ACL__XFER_COPY, dstAddr, srcAddr, count, 1, count, count, 0, NULL, NULL, 0, NULL};
+  acl__xfer x = {ACL__XFER_COPY, dstAddr, srcAddr, count, 1, count, count, 0, NULL, NULL, 0, NULL, 0, NULL};
   rc = acl__xfer_check(__func__, &x, (int)kind, count, count, 1);
   if (rc != 0)
     return rc;
@@ -292,7 +292,7 @@ aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, voi
   d.count = count;
   d.kind = (uint32_t)kind;
   /* Written into device memory as a host-to-device copy would write it. */
-  acl__xfer w = {ACL__XFER_COPY, desc, &d, sizeof(d), 1, sizeof(d), sizeof(d), 0, NULL, NULL, 0, NULL};
+  acl__xfer w = {ACL__XFER_COPY, desc, &d, sizeof(d), 1, sizeof(d), sizeof(d), 0, NULL, NULL, 0, NULL, 0, NULL};
   rc = acl__xfer_check(__func__, &w, ACL_MEMCPY_HOST_TO_DEVICE, sizeof(d), sizeof(d), 0);
   if (rc != 0)
     return rc;
@@ -366,7 +366,7 @@ static int acl__devcopy_run(acl__task *t) {
     rc = acl__devcopy_side(t, "source", src, count, p->dev, &sd);
   if (rc != 0)
     return rc;
-  acl__xfer x = {ACL__XFER_COPY, (void *)dst, (const void *)src, count, 1, count, count, 0, dd, sd, 0, NULL};
+  acl__xfer x = {ACL__XFER_COPY, (void *)dst, (const void *)src, count, 1, count, count, 0, dd, sd, 0, NULL, 0, NULL};
   acl__xfer_now(&x);
   return 0;
 }

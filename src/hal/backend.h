@@ -1,6 +1,6 @@
 /*
  * backend.h - the contract between the runtime (src/rt) and a device
- * backend (src/hal/<name>/).  Version 2.
+ * backend (src/hal/<name>/).  Version 3.
  *
  * A backend fills one acl__backend_ops table.  New hooks are only ever
  * appended; `version` says how many a table has.  The runtime calls:
@@ -47,6 +47,23 @@
  *                    thread is between access_begin and access_end (the
  *                    fault handler tells device code from host code).
  *
+ * Version 3 appends symbol lookups in a loaded module (device globals and
+ * function sizes, docs/kernels.md "Device globals"); the runtime calls them
+ * only when `version` >= 3 and the pointer is not NULL, and otherwise says
+ * the device has no symbols (ACL_ERROR_RT_FEATURE_NOT_SUPPORT):
+ *   module_symbol    caller's thread, no runtime lock held; may block
+ *                    briefly (the dynamic loader's lock).  Finds the
+ *                    exported symbol `name` defined by the module itself (not
+ *                    by a library it links) and of the kind asked for
+ *                    (ACL__SYM_DATA: a variable, ACL__SYM_FUNC: a function);
+ *                    gives its address and its size in bytes (ELF st_size).
+ *                    ACL_ERROR_RT_SYMBOL_NOT_FOUND, with the reason in
+ *                    `why`, when there is none.
+ *   module_symbol_at caller's thread, no runtime lock held; may block
+ *                    briefly.  The exported variable of the module that
+ *                    contains `addr`: its start and size;
+ *                    ACL_ERROR_RT_SYMBOL_NOT_FOUND when addr is in none.
+ *
  * Hooks that return int return 0 on success or an aclError the runtime
  * passes on to the user (module_load: a code such as ACL_ERROR_INVALID_FILE
  * or ACL_ERROR_RT_FEATURE_NOT_SUPPORT, with the reason in `why`).
@@ -59,7 +76,10 @@
 
 #include "common/env.h"
 
-#define ACL__BACKEND_VERSION 2
+#define ACL__BACKEND_VERSION 3
+
+/* module_symbol's kinds (version 3). */
+enum { ACL__SYM_DATA = 0, ACL__SYM_FUNC = 1 };
 
 /* Static properties of one physical device, filled by probe. */
 typedef struct acl__device_props {
@@ -97,6 +117,10 @@ typedef struct acl__backend_ops {
   void (*mem_discard)(acl__backend_dev *dev, void *addr, size_t len);
   const char *(*mem_protection)(acl__backend_dev *dev);
   int (*thread_has_access)(void);
+  /* version 3 */
+  int (*module_symbol)(void *module, const char *name, int kind, void **addr, size_t *size, char *why,
+                       size_t why_len);
+  int (*module_symbol_at)(void *module, const void *addr, void **start, size_t *size);
 } acl__backend_ops;
 
 /* The backends built in.  OPENACL_BACKEND picks one ("cpu" by default). */

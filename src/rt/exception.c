@@ -35,6 +35,7 @@
 #include "common/errmsg.h"
 #include "common/log.h"
 #include "rt/callback.h"
+#include "rt/kernel.h"
 #include "rt/mem_internal.h" /* acl__mem_view_of: the program's address of a device pointer */
 
 static pthread_mutex_t exc_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -136,7 +137,12 @@ void acl__exception_task_failed(acl__task *t, int rc) {
       cbs[n++] = exc_list[i];
   }
   pthread_mutex_unlock(&exc_lock);
-  if (cbs != NULL && n == 0)
+  /* the failing kernel's binary may have its own (aclrtBinarySetExceptionCallback);
+   * the launch's reference keeps the binary alive while this runs */
+  void *bin_user = NULL;
+  aclrtOpExceptionCallback bin_cb = kernel && info.func != NULL ? acl__kernel_exception_callback(info.func, &bin_user)
+                                                                : NULL;
+  if (cbs != NULL && n == 0 && bin_cb == NULL)
     goto out;
   if (cbs != NULL && info.args != NULL && info.args_len > 0)
     args = exc_args_as_written(info.args, info.args_len);
@@ -153,12 +159,14 @@ void acl__exception_task_failed(acl__task *t, int rc) {
   info.deviceid = (uint32_t)d->id;
   info.retcode = (uint32_t)rc;
   ACL__LOGI(ACL__MOD_RUNTIME, "task %u on stream %u of device %u failed with %d: calling %d exception callback(s)",
-            info.taskid, info.streamid, info.deviceid, rc, n);
+            info.taskid, info.streamid, info.deviceid, rc, n + (bin_cb != NULL));
   acl__handle_register(&info, ACL__H_EXCEPTION_INFO);
   acl__cb_guard g = acl__callback_guard_enter(s->id);
   acl__device_access_end(d); /* host code: device memory is closed to it */
   for (int i = 0; i < n; i++)
     cbs[i](&info);
+  if (bin_cb != NULL)
+    bin_cb(&info, bin_user);
   acl__device_access_begin(d);
   acl__callback_guard_leave(g);
   acl__handle_unregister(&info);

@@ -57,6 +57,9 @@ struct kbin {
   void **user_args;                 /* handles in user memory: pointers only, never read */
   size_t n_user_args, cap_user_args;
   kbin *prev, *next;                /* live list (kern_lock) */
+  pthread_mutex_t exc_lock;         /* leaf: guards exc_cb, exc_user (read by the failing task's thread) */
+  aclrtOpExceptionCallback exc_cb;  /* aclrtBinarySetExceptionCallback (exc_lock) */
+  void *exc_user;                   /* exc_lock */
 };
 
 /* One parameter of an args handle. */
@@ -142,6 +145,7 @@ static void bin_free(kbin *b) {
   free(b->user_args);
   if (b->module != NULL)
     b->ops->module_unload(b->module);
+  pthread_mutex_destroy(&b->exc_lock);
   free(b);
 }
 
@@ -221,6 +225,7 @@ int acl__kernel_binary_load(const char *api, const char *path, const void *data,
   b->ops = dev->ops;
   b->dev = dev;
   atomic_init(&b->refs, 1);
+  pthread_mutex_init(&b->exc_lock, NULL);
   if (path != NULL)
     snprintf(b->label, sizeof b->label, "%s", path);
   else
@@ -228,6 +233,7 @@ int acl__kernel_binary_load(const char *api, const char *path, const void *data,
   char why[768] = "";
   rc = dev->ops->module_load(dev->bdev, path, data, len, &b->module, why, sizeof why);
   if (rc != 0) {
+    pthread_mutex_destroy(&b->exc_lock);
     free(b);
     return acl__fail(api, rc, __FILE__, __LINE__, "%s", why[0] ? why : "the backend could not load the binary");
   }
@@ -1062,4 +1068,207 @@ int acl__kernel_find_by_entry(aclrtBinHandle h, const void *entry, aclrtFuncHand
   }
   pthread_mutex_unlock(&kern_lock);
   return found;
+}
+
+/* ---- device globals, symbol sizes, per-binary exception callbacks ---------- */
+/* (docs/kernels.md "Device globals"; the backend hooks of version 3)          */
+
+static int bin_has_symbols(const kbin *b) {
+  return b->ops->version >= 3 && b->ops->module_symbol != NULL && b->ops->module_symbol_at != NULL;
+}
+
+/* The live binary h with a reference taken, or NULL with the error recorded. */
+static kbin *bin_pin(const char *api, aclrtBinHandle h, int *rc) {
+  pthread_mutex_lock(&kern_lock);
+  if (!acl__handle_valid(h, ACL__H_BINARY)) {
+    pthread_mutex_unlock(&kern_lock);
+    *rc = fail_handle(api, "binHandle", h, ACL__H_BINARY);
+    return NULL;
+  }
+  kbin *b = h;
+  atomic_fetch_add(&b->refs, 1);
+  pthread_mutex_unlock(&kern_lock);
+  return b;
+}
+
+static int fail_no_symbols(const char *api, const kbin *b) {
+  return acl__fail(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
+                   "the '%s' backend of device %d cannot look up symbols in kernel binaries", b->ops->name,
+                   (int)b->dev->id);
+}
+
+int acl__kernel_binary_global(const char *api, aclrtBinHandle h, const char *name, void **addr, size_t *size) {
+  int rc = 0;
+  kbin *b = bin_pin(api, h, &rc);
+  if (b == NULL)
+    return rc;
+  if (!bin_has_symbols(b)) {
+    rc = fail_no_symbols(api, b);
+  } else {
+    char why[512] = "";
+    rc = b->ops->module_symbol(b->module, name, ACL__SYM_DATA, addr, size, why, sizeof why);
+    if (rc != 0)
+      rc = acl__fail(api, rc, __FILE__, __LINE__,
+                     "%s. Remedy: define the global in the kernel source with OPENACL_GLOBAL (openacl/kernel.h) so "
+                     "it is exported under its C name",
+                     why[0] ? why : "no such global");
+  }
+  bin_unref(b);
+  return rc;
+}
+
+int acl__kernel_function_size(const char *api, aclrtFuncHandle h, size_t *size) {
+  pthread_mutex_lock(&kern_lock);
+  if (!acl__handle_valid(h, ACL__H_FUNCTION)) {
+    pthread_mutex_unlock(&kern_lock);
+    return fail_handle(api, "funcHandle", h, ACL__H_FUNCTION);
+  }
+  kfunc *f = h;
+  kbin *b = f->bin;
+  atomic_fetch_add(&b->refs, 1);
+  pthread_mutex_unlock(&kern_lock);
+  int rc = 0;
+  if (!bin_has_symbols(b)) {
+    rc = fail_no_symbols(api, b);
+  } else {
+    void *addr = NULL;
+    char why[512] = "";
+    rc = b->ops->module_symbol(b->module, f->name, ACL__SYM_FUNC, &addr, size, why, sizeof why);
+    if (rc != 0)
+      rc = acl__fail(api, rc, __FILE__, __LINE__, "%s", why[0] ? why : "the kernel's symbol was not found");
+  }
+  bin_unref(b);
+  return rc;
+}
+
+int acl__kernel_function_params(const char *api, aclrtFuncHandle h, uint32_t *count,
+                                uint32_t sizes[ACL__KERNEL_MAX_PARAMS]) {
+  pthread_mutex_lock(&kern_lock);
+  if (!acl__handle_valid(h, ACL__H_FUNCTION)) {
+    pthread_mutex_unlock(&kern_lock);
+    return fail_handle(api, "funcHandle", h, ACL__H_FUNCTION);
+  }
+  kfunc *f = h;
+  kbin *b = f->bin;
+  atomic_fetch_add(&b->refs, 1);
+  pthread_mutex_unlock(&kern_lock);
+  int rc = 0;
+  char sym[320];
+  snprintf(sym, sizeof sym, "openacl_params_%s", f->name);
+  void *addr = NULL;
+  size_t size = 0;
+  char why[512] = "";
+  if (!bin_has_symbols(b)) {
+    rc = fail_no_symbols(api, b);
+  } else if (strlen(f->name) > sizeof sym - 16 ||
+             b->ops->module_symbol(b->module, sym, ACL__SYM_DATA, &addr, &size, why, sizeof why) != 0) {
+    rc = acl__fail(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
+                   "kernel '%s' of binary %s has no parameter description (no exported '%s'). Remedy: describe its "
+                   "parameters with OPENACL_KERNEL_PARAMS(%s, <size of each parameter>) from openacl/kernel.h",
+                   f->name, b->label, sym, f->name);
+  } else {
+    uint32_t n = 0;
+    if (size >= sizeof n)
+      memcpy(&n, addr, sizeof n);
+    if (size < sizeof n || n > ACL__KERNEL_MAX_PARAMS || size < (size_t)(n + 1) * sizeof n) {
+      rc = acl__fail(api, ACL_ERROR_INVALID_FILE, __FILE__, __LINE__,
+                     "the parameter description '%s' of binary %s is malformed: %zu bytes, count %u (at most %d "
+                     "parameters, one 32-bit size each after the count)",
+                     sym, b->label, size, n, ACL__KERNEL_MAX_PARAMS);
+    } else {
+      *count = n;
+      memcpy(sizes, (const uint32_t *)addr + 1, n * sizeof n);
+    }
+  }
+  bin_unref(b);
+  return rc;
+}
+
+int acl__kernel_symbol_lookup(const char *api, const void *symbol, acl__device *prefer, acl__ksym *out) {
+  /* Snapshot the live binaries with a reference each: the backend is not
+   * called under kern_lock. */
+  kbin *local[32], **bins = local;
+  size_t n = 0, cap = sizeof local / sizeof local[0];
+  pthread_mutex_lock(&kern_lock);
+  size_t total = 0;
+  for (kbin *b = live_bins; b != NULL; b = b->next)
+    total++;
+  if (total > cap) {
+    bins = malloc(total * sizeof *bins);
+    cap = total;
+  }
+  if (bins != NULL)
+    for (kbin *b = live_bins; b != NULL && n < cap; b = b->next) {
+      atomic_fetch_add(&b->refs, 1);
+      bins[n++] = b;
+    }
+  pthread_mutex_unlock(&kern_lock);
+  if (bins == NULL)
+    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory to search the binaries");
+  kbin *found = NULL;
+  void *start = NULL;
+  size_t size = 0;
+  for (size_t i = 0; i < n; i++) {
+    void *st = NULL;
+    size_t sz = 0;
+    if (!bin_has_symbols(bins[i]) || bins[i]->ops->module_symbol_at(bins[i]->module, symbol, &st, &sz) != 0)
+      continue;
+    if (found == NULL || (found->dev != prefer && bins[i]->dev == prefer)) {
+      found = bins[i];
+      start = st;
+      size = sz;
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    if (bins[i] != found)
+      bin_unref(bins[i]);
+  if (bins != local)
+    free(bins);
+  if (found == NULL)
+    return acl__fail(api, ACL_ERROR_RT_INVALID_SYMBOL, __FILE__, __LINE__,
+                     "symbol %p is not a global variable of a loaded kernel binary. Remedy: pass the address "
+                     "aclrtBinaryGetGlobal returned for a global of a binary that is still loaded",
+                     symbol);
+  if (start != symbol) {
+    size_t off = (size_t)((const char *)symbol - (const char *)start);
+    bin_unref(found);
+    return acl__fail(api, ACL_ERROR_RT_INVALID_SYMBOL, __FILE__, __LINE__,
+                     "symbol %p is %zu bytes into the %zu-byte global at %p, not its start. Remedy: pass the "
+                     "global's own address and give the position as the copy's offset",
+                     symbol, off, size, start);
+  }
+  out->bin = found;
+  out->dev = found->dev;
+  out->addr = start;
+  out->size = size;
+  return 0;
+}
+
+void acl__kernel_symbol_unpin(void *bin) {
+  if (bin != NULL)
+    bin_unref(bin);
+}
+
+int acl__kernel_set_exception_callback(const char *api, aclrtBinHandle h, aclrtOpExceptionCallback cb, void *user) {
+  int rc = 0;
+  kbin *b = bin_pin(api, h, &rc);
+  if (b == NULL)
+    return rc;
+  pthread_mutex_lock(&b->exc_lock);
+  b->exc_cb = cb;
+  b->exc_user = user;
+  pthread_mutex_unlock(&b->exc_lock);
+  bin_unref(b);
+  return 0;
+}
+
+/* Called by exception.c on the failing task's thread: the launch's reference
+ * keeps the binary alive. */
+aclrtOpExceptionCallback acl__kernel_exception_callback(aclrtFuncHandle func, void **user) {
+  kbin *b = ((kfunc *)func)->bin;
+  pthread_mutex_lock(&b->exc_lock);
+  aclrtOpExceptionCallback cb = b->exc_cb;
+  *user = b->exc_user;
+  pthread_mutex_unlock(&b->exc_lock);
+  return cb;
 }

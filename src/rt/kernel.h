@@ -90,6 +90,39 @@ int acl__kernel_function_binary(const char *api, aclrtFuncHandle func, aclrtBinH
 int acl__kernel_function_entry(const char *api, aclrtFuncHandle func, void **entry);
 int acl__kernel_find_by_entry(aclrtBinHandle bin, const void *entry, aclrtFuncHandle *out);
 
+/* Device globals (docs/kernels.md "Device globals"). */
+int acl__kernel_binary_global(const char *api, aclrtBinHandle bin, const char *name, void **addr, size_t *size);
+/* The size of a kernel function's code (its ELF symbol's size). */
+int acl__kernel_function_size(const char *api, aclrtFuncHandle func, size_t *size);
+
+/* The parameter description of a kernel (OPENACL_KERNEL_PARAMS): the
+ * exported array openacl_params_<name> = {count, size0, size1, ...}.
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT, recorded with a message saying how to
+ * add one, when the kernel has none; ACL_ERROR_INVALID_FILE when it is
+ * malformed. */
+#define ACL__KERNEL_MAX_PARAMS 128
+int acl__kernel_function_params(const char *api, aclrtFuncHandle func, uint32_t *count,
+                                uint32_t sizes[ACL__KERNEL_MAX_PARAMS]);
+
+/* A global found by its address.  `bin` is a reference on its binary that
+ * keeps the global mapped until acl__kernel_symbol_unpin(bin). */
+typedef struct acl__ksym {
+  void *bin;
+  struct acl__device *dev;   /* the device the binary was loaded for */
+  void *addr;                /* the global's start (the symbol) */
+  size_t size;               /* its bytes */
+} acl__ksym;
+/* `symbol` must be the start of an exported global of a loaded binary (one
+ * loaded for `prefer` wins when several loads share the object); otherwise
+ * ACL_ERROR_RT_INVALID_SYMBOL is recorded. */
+int acl__kernel_symbol_lookup(const char *api, const void *symbol, struct acl__device *prefer, acl__ksym *out);
+void acl__kernel_symbol_unpin(void *bin);
+
+/* aclrtBinarySetExceptionCallback, and the callback a failing launch of
+ * `func` calls (exception.c; NULL when none). */
+int acl__kernel_set_exception_callback(const char *api, aclrtBinHandle bin, aclrtOpExceptionCallback cb, void *user);
+aclrtOpExceptionCallback acl__kernel_exception_callback(aclrtFuncHandle func, void **user);
+
 /* Teardown (aclFinalize, before devices close, after streams drained):
  * unloads every binary still loaded and frees every aclrtBinary, logging how
  * many the program left behind. */

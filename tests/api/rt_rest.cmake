@@ -19,3 +19,14 @@ target_compile_definitions(api_rt_rest_impl PRIVATE
 add_dependencies(api_rt_rest_impl openacl_test_ext_kernels)
 openacl_test(api_rt_rest_unsupported GROUP api/rt_rest/unsupported
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/rt_rest_unsupported.c)
+
+# Device symbols, parameter descriptions, per-binary exception callbacks and
+# cache-maintenance descriptors/barriers (api/rt_symbols/*); the kernels are
+# a shared object built here (OPENACL_TEST_SYMBOL_KERNELS).
+add_library(openacl_test_symbol_kernels SHARED ${CMAKE_CURRENT_LIST_DIR}/rt_symbols_kernels.c)
+target_include_directories(openacl_test_symbol_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include)
+set_target_properties(openacl_test_symbol_kernels PROPERTIES C_VISIBILITY_PRESET hidden)
+openacl_test(api_rt_symbols GROUP api/rt_symbols SOURCES ${CMAKE_CURRENT_LIST_DIR}/rt_symbols.c LABELS threads)
+target_compile_definitions(api_rt_symbols PRIVATE
+  OPENACL_TEST_SYMBOL_KERNELS="$<TARGET_FILE:openacl_test_symbol_kernels>")
+add_dependencies(api_rt_symbols openacl_test_symbol_kernels)

@@ -71,4 +71,6 @@ const acl__backend_ops acl__backend_cpu = {
     .mem_discard = acl__cpu_mem_discard,
     .mem_protection = acl__cpu_mem_protection,
     .thread_has_access = acl__cpu_thread_has_access,
+    .module_symbol = acl__cpu_module_symbol,
+    .module_symbol_at = acl__cpu_module_symbol_at,
 };

@@ -34,5 +34,8 @@ int acl__cpu_module_load(acl__backend_dev *dev, const char *path, const void *da
                          char *why, size_t why_len);
 int acl__cpu_module_get_function(void *module, const char *name, acl__kernel_entry *fn);
 void acl__cpu_module_unload(void *module);
+int acl__cpu_module_symbol(void *module, const char *name, int kind, void **addr, size_t *size, char *why,
+                           size_t why_len);
+int acl__cpu_module_symbol_at(void *module, const void *addr, void **start, size_t *size);
 
 #endif

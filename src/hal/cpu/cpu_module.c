@@ -14,11 +14,19 @@
  * never pulls code from under a kernel.  Two loads of the same path share the
  * loader's object (and its static data); each load still needs its unload.
  *
+ * Symbols (backend version 3): a device global is an exported variable of
+ * the module, a kernel an exported function; both are found with dlsym and
+ * measured with dladdr1 (the ELF symbol's st_size).  Only symbols the
+ * module defines itself count: dlsym on a handle also searches the
+ * libraries the module links, so the object that defines the address is
+ * compared with the module's.
+ *
  * Threads: every function may be called from any thread, with no runtime
  * lock held; the dynamic loader serialises itself.
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -268,4 +276,61 @@ void acl__cpu_module_unload(void *module) {
   if (m->fd >= 0)
     close(m->fd);
   free(m);
+}
+
+/* ---- symbols (backend version 3) ------------------------------------------ */
+
+/* The ELF symbol of `m` that dladdr1 finds for addr: 0 and the symbol when
+ * addr lies in the module itself, -1 otherwise. */
+static int symbol_of(const cpu_module *m, const void *addr, const ElfW(Sym) **sym, ElfW(Addr) *bias) {
+  struct link_map *mine = NULL, *owner = NULL;
+  Dl_info info;
+  if (dlinfo(m->dl, RTLD_DI_LINKMAP, &mine) != 0 || mine == NULL)
+    return -1;
+  if (dladdr1(addr, &info, (void **)&owner, RTLD_DL_LINKMAP) == 0 || owner != mine)
+    return -1;
+  *sym = NULL;
+  if (dladdr1(addr, &info, (void **)sym, RTLD_DL_SYMENT) == 0 || *sym == NULL)
+    return -1;
+  *bias = mine->l_addr;
+  return 0;
+}
+
+int acl__cpu_module_symbol(void *module, const char *name, int kind, void **addr, size_t *size, char *why,
+                           size_t why_len) {
+  cpu_module *m = module;
+  void *p = dlsym(m->dl, name);
+  const ElfW(Sym) *sym = NULL;
+  ElfW(Addr) bias = 0;
+  if (p == NULL || symbol_of(m, p, &sym, &bias) != 0) {
+    snprintf(why, why_len, "kernel binary %s exports no %s named '%s'", m->label,
+             kind == ACL__SYM_FUNC ? "function" : "variable", name);
+    return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
+  }
+  int type = ELF64_ST_TYPE(sym->st_info);
+  int want = kind == ACL__SYM_FUNC ? STT_FUNC : STT_OBJECT;
+  if ((type != want && !(kind == ACL__SYM_DATA && type == STT_COMMON)) || (uintptr_t)(sym->st_value + bias) != (uintptr_t)p) {
+    snprintf(why, why_len, "'%s' in kernel binary %s is %s, not a %s", name, m->label,
+             type == STT_FUNC ? "a function" : type == STT_TLS ? "a thread-local variable" : type == STT_OBJECT ? "a variable" : "neither a variable nor a function",
+             kind == ACL__SYM_FUNC ? "function" : "variable");
+    return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
+  }
+  *addr = p;
+  *size = (size_t)sym->st_size;
+  return 0;
+}
+
+int acl__cpu_module_symbol_at(void *module, const void *addr, void **start, size_t *size) {
+  cpu_module *m = module;
+  const ElfW(Sym) *sym = NULL;
+  ElfW(Addr) bias = 0;
+  if (symbol_of(m, addr, &sym, &bias) != 0)
+    return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
+  int type = ELF64_ST_TYPE(sym->st_info);
+  uintptr_t b = (uintptr_t)(sym->st_value + bias), a = (uintptr_t)addr;
+  if ((type != STT_OBJECT && type != STT_COMMON) || a < b || a - b >= (uintptr_t)sym->st_size)
+    return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
+  *start = (void *)b;
+  *size = (size_t)sym->st_size;
+  return 0;
 }

@@ -97,6 +97,19 @@ static int acl__null_get_function(void *module, const char *name, acl__kernel_en
 
 static void acl__null_unload(void *module) { (void)module; }
 
+/* Version 3: no module is ever loaded, so there are no symbols. */
+static int acl__null_module_symbol(void *module, const char *name, int kind, void **addr, size_t *size, char *why,
+                                   size_t why_len) {
+  (void)module, (void)name, (void)kind, (void)addr, (void)size;
+  snprintf(why, why_len, "the null backend loads no kernel binaries");
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
+static int acl__null_module_symbol_at(void *module, const void *addr, void **start, size_t *size) {
+  (void)module, (void)addr, (void)start, (void)size;
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
 static uint64_t acl__null_timestamp(acl__backend_dev *d) {
   (void)d;
   struct timespec ts;
@@ -117,4 +130,6 @@ const acl__backend_ops acl__backend_null = {
     .module_get_function = acl__null_get_function,
     .module_unload = acl__null_unload,
     .timestamp_ns = acl__null_timestamp,
+    .module_symbol = acl__null_module_symbol,
+    .module_symbol_at = acl__null_module_symbol_at,
 };
