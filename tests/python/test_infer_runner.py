@@ -678,7 +678,10 @@ def test_ctrl_c_releases_in_order(npy_pictures):
         assert started.wait(120), "the runner did not reach preprocess\n" + "".join(lines)
         assert any("model 1 loaded" in line for line in lines), "".join(lines)
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=120)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("no exit within 120 s of SIGINT; stderr so far:\n" + "".join(lines)) from None
         reader.join(30)
         out = proc.stdout.read()  # a few bytes at most: the pipe cannot have filled
     finally:
