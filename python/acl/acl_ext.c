@@ -71,6 +71,11 @@ static aclError effective_config(const char *arg, char *buf, size_t size, size_t
   return openaclGetEffectiveConfig(buf, size, needed);
 }
 
+static aclError init_warnings(const char *arg, char *buf, size_t size, size_t *needed) {
+  (void)arg;
+  return openaclGetInitWarnings(buf, size, needed);
+}
+
 static aclError check_config(const char *arg, char *buf, size_t size, size_t *needed) {
   return openaclCheckConfigFile(arg, buf, size, needed);
 }
@@ -96,6 +101,15 @@ static PYACL_FASTCALL(py_effective_config) {
   (void)args;
   (void)nargs;
   return text_call(effective_config, NULL);
+}
+
+/* init_warnings() -> (lines:str, ret): the warnings of this init cycle, one
+ * "warning <source>: <key>: <message>" line each; ("", 100001) before aclInit */
+static PYACL_FASTCALL(py_init_warnings) {
+  (void)self;
+  (void)args;
+  (void)nargs;
+  return text_call(init_warnings, NULL);
 }
 
 /* check_config(path:str) -> (report:str, ret): ret is what aclInit would return */
@@ -142,6 +156,7 @@ PyMethodDef pyacl_ext_methods[] = {
     PYACL_FN("error_info_by_name", py_error_info_by_name),
     PYACL_FN("error_list", py_error_list),
     PYACL_FN("effective_config", py_effective_config),
+    PYACL_FN("init_warnings", py_init_warnings),
     PYACL_FN("check_config", py_check_config),
     PYACL_FN("log_file_path", py_log_file_path),
     PYACL_FN("visible_device_count", py_visible_device_count),

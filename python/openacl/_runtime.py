@@ -32,6 +32,12 @@ def acquire(config_path: Optional[str] = None) -> None:
     ret = acl.init(config_path) if config_path else acl.init()
     if ret == _acl.ACL_SUCCESS:
         _log.debug("acl.init done")
+        # The library keeps its warnings (an unknown acl.json key, a malformed
+        # visibility variable) off stderr unless the log level asks for them;
+        # a Python user hears of them as warnings.
+        text, wret = acl._openacl.init_warnings()
+        for line in text.splitlines() if wret == _acl.ACL_SUCCESS else ():
+            warnings.warn("openacl: " + line, RuntimeWarning, stacklevel=3)
     elif ret == _acl.ACL_ERROR_REPEAT_INITIALIZE:
         # Already initialised (by the program or another Session): counted.  A
         # different configuration file is ignored by the library, which says so.

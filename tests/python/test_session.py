@@ -541,6 +541,27 @@ print("ok")
     assert p.stdout.strip() == "ok"
 
 
+def test_init_warnings_become_python_warnings(tmp_path):
+    # The library keeps configuration warnings off stderr at the default log
+    # level; the package turns them into RuntimeWarnings.
+    cfg = tmp_path / "acl.json"
+    cfg.write_text('{"dumpp": {}}')
+    p = py("""
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    with openacl.Session(M, config=%r) as s:
+        s.run([X])
+msgs = [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
+print(len(msgs))
+print(msgs[0] if msgs else "")
+""" % str(cfg), env={"ASCEND_GLOBAL_LOG_LEVEL": "3"})
+    count, first = p.stdout.strip().splitlines()
+    assert count == "1", describe(p)
+    assert "dumpp: unknown key, ignored" in first and first.startswith("openacl: warning "), first
+    assert "dumpp" not in p.stderr, p.stderr
+
+
 def test_the_last_session_finalizes():
     py("""
 a = openacl.Session(M)
