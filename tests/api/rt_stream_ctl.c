@@ -182,7 +182,7 @@ TEST(stop_keeps_the_queue_and_synchronize_reports_507000) {
   CHECK_INT_EQ(aclrtLaunchHostFunc(s, rt_gate_wait, &g), ACL_SUCCESS);
   for (int i = 0; i < 100; i++)
     CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_fn, &ran), ACL_SUCCESS);
-  CHECK(wait_flag(&g.entered, 1, 5000));
+  CHECK(wait_flag(&g.entered, 1, 30000));
   uint64_t t0 = th_now_ns();
   CHECK_INT_EQ(aclrtStreamStop(s), ACL_SUCCESS);
   CHECK(th_now_ns() - t0 < 100000000u); /* returns at once */
@@ -294,7 +294,7 @@ TEST(abort_discards_ten_thousand_queued_tasks_at_once) {
   CHECK_INT_EQ(aclrtLaunchHostFunc(s, rt_gate_wait, &g), ACL_SUCCESS);
   for (int i = 0; i < 10000; i++)
     CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_fn, &ran), ACL_SUCCESS);
-  CHECK(wait_flag(&g.entered, 1, 5000));
+  CHECK(wait_flag(&g.entered, 1, 30000));
   uint64_t t0 = th_now_ns();
   CHECK_INT_EQ(aclrtStreamAbort(s), ACL_SUCCESS);
   uint64_t took = th_now_ns() - t0;
@@ -423,7 +423,7 @@ TEST(destroy_force_returns_without_waiting_and_drops_the_queue) {
   CHECK_INT_EQ(aclrtLaunchHostFunc(s, rt_gate_wait, &g), ACL_SUCCESS);
   for (int i = 0; i < 1000; i++)
     CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_fn, &ran), ACL_SUCCESS);
-  CHECK(wait_flag(&g.entered, 1, 5000));
+  CHECK(wait_flag(&g.entered, 1, 30000));
   uint64_t t0 = th_now_ns();
   CHECK_INT_EQ(aclrtDestroyStreamForce(s), ACL_SUCCESS);
   CHECK(th_now_ns() - t0 < 50000000u); /* the gate is still closed */
@@ -452,7 +452,7 @@ TEST(destroy_force_drops_a_task_a_busy_device_has_not_started) {
     CHECK_INT_EQ(aclrtCreateStream(&busy[i]), ACL_SUCCESS);
     CHECK_INT_EQ(aclrtLaunchHostFunc(busy[i], rt_gate_wait, &g), ACL_SUCCESS);
   }
-  CHECK(wait_flag(&g.entered, 2, 5000)); /* both executors are taken */
+  CHECK(wait_flag(&g.entered, 2, 30000)); /* both executors are taken */
   CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
   atomic_int flag = 0;
   CHECK_INT_EQ(aclrtLaunchHostFunc(s, set_fn, &flag), ACL_SUCCESS);
@@ -484,7 +484,7 @@ TEST(destroy_force_then_reset_with_the_task_still_running) {
   atomic_int after = 0;
   CHECK_INT_EQ(aclrtLaunchHostFunc(s, rt_gate_wait, &g), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_fn, &after), ACL_SUCCESS);
-  CHECK(wait_flag(&g.entered, 1, 5000));
+  CHECK(wait_flag(&g.entered, 1, 30000));
   CHECK_INT_EQ(aclrtDestroyStreamForce(s), ACL_SUCCESS);
   pthread_t opener;
   pthread_create(&opener, NULL, open_later, &g);
@@ -570,7 +570,7 @@ TEST(priority_attribute_reorders_waiting_streams) {
   CHECK_INT_EQ(aclrtCreateStreamWithConfig(&low, 7, 0), ACL_SUCCESS);
   rt_gate g = {0, 0};
   CHECK_INT_EQ(aclrtLaunchHostFunc(gate_s, rt_gate_wait, &g), ACL_SUCCESS);
-  CHECK(wait_flag(&g.entered, 1, 5000)); /* the only executor is held */
+  CHECK(wait_flag(&g.entered, 1, 30000)); /* the only executor is held */
   rt_log log = {PTHREAD_MUTEX_INITIALIZER, 0, {0}};
   rt_note n_mid = {&log, 3}, n_low = {&log, 7};
   CHECK_INT_EQ(aclrtLaunchHostFunc(low, note_order, &n_low), ACL_SUCCESS);
@@ -771,7 +771,7 @@ TEST(device_task_abort) {
   CHECK_INT_EQ(aclrtLaunchHostFunc(NULL, rt_gate_wait, &g1), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtLaunchHostFunc(NULL, count_fn, &ran1), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  CHECK(wait_flag(&g.entered, 1, 5000));
+  CHECK(wait_flag(&g.entered, 1, 30000));
   /* the abort waits for the task that runs: it opens later */
   pthread_t opener;
   pthread_create(&opener, NULL, open_later, &g);
