@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -644,5 +645,164 @@ TEST(layernorm_op) {
   CHECK_INT_EQ((long)stats(e).ref_steps, 0);
   feed_free(&f);
   acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* Runs graph b on inputs of shape `dims` with batch 1 and 8 (dims[0]
+ * replaced), comparing with the reference executor each time; returns the
+ * stats of the last plan. */
+static acl__engine_stats compare_batches(gb *b, int rank, const int64_t *dims) {
+  acl__engine *e = make_engine(b->g);
+  acl__engine_stats st = {0};
+  for (int64_t n = 1; n <= 8; n += 7) {
+    int64_t d[8];
+    memcpy(d, dims, sizeof(int64_t) * (size_t)rank);
+    d[0] = n;
+    feed f = {0};
+    feed_add(&f, b, rank, d);
+    compare_run(e, b->g, &f);
+    feed_free(&f);
+    st = stats(e);
+    printf("batch %lld: %zu steps (%zu oneDNN, %zu reference), %zu fused\n", (long long)n, st.steps, st.dnnl_steps,
+           st.ref_steps, st.fused);
+  }
+  acl__engine_destroy(e);
+  return st;
+}
+
+/* x * Sigmoid(x) and x * HardSigmoid(x) (alpha 1/6, beta 1/2) after a
+ * convolution become its swish / hardswish post-op, in either operand
+ * order; on a graph input they become one eltwise.  A HardSigmoid with other
+ * parameters is no hardswish and stays two steps. */
+TEST(swish_hardswish) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 8, 9, 9});
+  int c1 = conv(&b, "c1", x, 8, 32, 3, 1, 1, 1, 1);
+  int s1 = unary(&b, "Sigmoid", c1, "sig1");
+  int y1 = binary(&b, "Mul", c1, s1, "swish1");
+  int c2 = conv(&b, "c2", y1, 32, 32, 3, 1, 1, 32, 1); /* depthwise */
+  int h2 = unary(&b, "HardSigmoid", c2, "hs2");
+  gb_float(&b, "alpha", 1.0f / 6.0f);
+  gb_float(&b, "beta", 0.5f);
+  int y2 = binary(&b, "Mul", h2, c2, "hswish2");
+  int c3 = conv(&b, "c3", y2, 32, 24, 1, 0, 1, 1, 1);
+  int h3 = unary(&b, "HardSigmoid", c3, "hs3"); /* ONNX's default alpha 0.2: no hardswish, two steps */
+  int y3 = binary(&b, "Mul", c3, h3, "mul3");
+  gb_output(&b, y3);
+  int s4 = unary(&b, "Sigmoid", x, "sig4"); /* on the plain graph input */
+  gb_output(&b, binary(&b, "Mul", s4, x, "swish4"));
+  int h5 = unary(&b, "HardSigmoid", x, "hs5"); /* alone: linear + clip on oneDNN */
+  gb_float(&b, "alpha", 0.3f);
+  gb_float(&b, "beta", 0.4f);
+  gb_output(&b, h5);
+  acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, 8, 9, 9});
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  CHECK((long)st.fused >= 5); /* the two pairs after c1 and c2, the Mul of swish4 */
+  acl__graph_free(b.g);
+}
+
+/* Squeeze-and-excitation: x * HardSigmoid(Conv(Relu(Conv(GAP(x))))) with x
+ * in a blocked layout; the per-channel factor [N, C, 1, 1] is read in x's
+ * layout, so nothing goes back to plain.  Also a constant [1, C, 1, 1] and a
+ * per-sample [N, 1, 1, 1] factor, channel counts that are and are not
+ * multiples of the block. */
+TEST(se_block_broadcast) {
+  for (int64_t C = 16; C <= 40; C += 24) {
+    gb b = gb_new(13);
+    int x = gb_input(&b, "x", 4, (int64_t[]){-1, 8, 10, 10});
+    int c = conv(&b, "c", x, 8, C, 3, 1, 1, 1, 1);
+    int r = unary(&b, "Relu", c, "r");
+    int p = unary(&b, "GlobalAveragePool", r, "gap");
+    int f1 = unary(&b, "Relu", conv(&b, "fc1", p, C, 8, 1, 0, 1, 1, 1), "fc1r");
+    int f2 = conv(&b, "fc2", f1, 8, C, 1, 0, 1, 1, 1);
+    int s = unary(&b, "Sigmoid", f2, "gate");
+    int y = binary(&b, "Mul", r, s, "se");
+    int z = conv(&b, "proj", y, C, C, 1, 0, 1, 1, 1);
+    int k = gb_const(&b, "k", ACL__ONNX_FLOAT, 4, (int64_t[]){1, C, 1, 1}, NULL, 0.5f, 1.0f);
+    int zk = binary(&b, "Mul", k, z, "scaled");
+    int m = unary(&b, "GlobalAveragePool", conv(&b, "one", zk, C, 1, 1, 0, 1, 1, 1), "per_sample");
+    gb_output(&b, binary(&b, "Add", zk, m, "out"));
+    acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, 8, 10, 10});
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+    acl__graph_free(b.g);
+  }
+}
+
+/* A DenseNet block: every layer concatenates all earlier outputs, which come
+ * out of convolutions and pooling in different layouts (channel counts that
+ * are and are not multiples of the block), then a transition with the
+ * all-zero Pad exporters put before AveragePool (a view, no step). */
+TEST(dense_concat_zero_pad) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 3, 16, 16});
+  int feat = unary(&b, "Relu", conv(&b, "stem", x, 3, 16, 3, 1, 1, 1, 1), "stem_r");
+  feat = unary(&b, "MaxPool", feat, "pool0");
+  gb_ints(&b, "kernel_shape", 2, (int64_t[]){2, 2});
+  gb_ints(&b, "strides", 2, (int64_t[]){2, 2});
+  int64_t ch = 16;
+  int parts[4] = {feat};
+  for (int l = 0; l < 3; l++) {
+    char nm[4][32];
+    snprintf(nm[0], sizeof(nm[0]), "bn%d", l);
+    snprintf(nm[1], sizeof(nm[1]), "relu%d", l);
+    snprintf(nm[2], sizeof(nm[2]), "conv%d", l);
+    snprintf(nm[3], sizeof(nm[3]), "cat%d", l);
+    int h = unary(&b, "Relu", batchnorm(&b, nm[0], feat, ch), nm[1]);
+    int64_t grow = l == 1 ? 8 : 16;
+    parts[l + 1] = conv(&b, nm[2], h, ch, grow, 3, 1, 1, 1, 0);
+    feat = gb_node(&b, "Concat", parts, (size_t)l + 2, nm[3]);
+    gb_int(&b, "axis", 1);
+    ch += grow;
+  }
+  int t = conv(&b, "trans", unary(&b, "Relu", batchnorm(&b, "tbn", feat, ch), "trelu"), ch, 32, 1, 0, 1, 1, 0);
+  int64_t zeros[8] = {0};
+  int pd = binary(&b, "Pad", t, gb_const(&b, "pads", ACL__ONNX_INT64, 1, (int64_t[]){8}, zeros, 0, 0), "pad");
+  int ap = unary(&b, "AveragePool", pd, "tpool");
+  gb_ints(&b, "kernel_shape", 2, (int64_t[]){2, 2});
+  gb_ints(&b, "strides", 2, (int64_t[]){2, 2});
+  gb_output(&b, ap);
+  gb_output(&b, feat);
+  acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, 3, 16, 16});
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  acl__graph_free(b.g);
+}
+
+/* ShuffleNet's channel shuffle and split: Reshape [N, 2, C/2, H, W] ->
+ * Transpose(0, 2, 1, 3, 4) -> Reshape -> two Slices along the channels
+ * (x.chunk(2, dim=1)); the Slices are views at batch 1 and sub-tensor
+ * reorders otherwise.  Also Slices of a blocked convolution output (block
+ * aligned or not), along the height with negative and huge bounds, and
+ * negative axes. */
+TEST(shuffle_slice) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 4, 6, 6});
+  int c = unary(&b, "Relu", conv(&b, "c", x, 4, 32, 3, 1, 1, 1, 1), "cr");
+  int64_t s5[5] = {-1, 2, 16, 6, 6}, s4[4] = {-1, 32, 6, 6};
+  int r = binary(&b, "Reshape", c, gb_const(&b, "s5", ACL__ONNX_INT64, 1, (int64_t[]){5}, s5, 0, 0), "r5");
+  int t = unary(&b, "Transpose", r, "shuffled");
+  gb_ints(&b, "perm", 5, (int64_t[]){0, 2, 1, 3, 4});
+  int sh = binary(&b, "Reshape", t, gb_const(&b, "s4", ACL__ONNX_INT64, 1, (int64_t[]){4}, s4, 0, 0), "r4");
+  int64_t z = 0, h16 = 16, h32 = 32, one = 1, m3 = -3, big = INT64_MAX, ax2 = -2, st3 = 3, st12 = 12;
+  int k0 = gb_const(&b, "k0", ACL__ONNX_INT64, 1, (int64_t[]){1}, &z, 0, 0);
+  int k16 = gb_const(&b, "k16", ACL__ONNX_INT64, 1, (int64_t[]){1}, &h16, 0, 0);
+  int k32 = gb_const(&b, "k32", ACL__ONNX_INT64, 1, (int64_t[]){1}, &h32, 0, 0);
+  int a1 = gb_const(&b, "a1", ACL__ONNX_INT64, 1, (int64_t[]){1}, &one, 0, 0);
+  int lo[4] = {sh, k0, k16, a1}, hi[4] = {sh, k16, k32, a1};
+  int first = gb_node(&b, "Slice", lo, 4, "lo");
+  int second = gb_node(&b, "Slice", hi, 4, "hi");
+  int br = unary(&b, "Relu", conv(&b, "branch", second, 16, 16, 1, 0, 1, 1, 1), "branch_r");
+  int cat[2] = {first, br};
+  gb_output(&b, gb_node(&b, "Concat", cat, 2, "cat"));
+  gb_int(&b, "axis", 1);
+  /* a blocked tensor sliced at 3..12 (not block aligned) and along the height */
+  int ub[4] = {c, gb_const(&b, "k3", ACL__ONNX_INT64, 1, (int64_t[]){1}, &st3, 0, 0),
+               gb_const(&b, "k12", ACL__ONNX_INT64, 1, (int64_t[]){1}, &st12, 0, 0), a1};
+  gb_output(&b, gb_node(&b, "Slice", ub, 4, "unaligned"));
+  int hs[4] = {c, gb_const(&b, "km3", ACL__ONNX_INT64, 1, (int64_t[]){1}, &m3, 0, 0),
+               gb_const(&b, "kbig", ACL__ONNX_INT64, 1, (int64_t[]){1}, &big, 0, 0),
+               gb_const(&b, "am2", ACL__ONNX_INT64, 1, (int64_t[]){1}, &ax2, 0, 0)};
+  gb_output(&b, gb_node(&b, "Slice", hs, 4, "rows"));
+  acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, 4, 6, 6});
+  CHECK_INT_EQ((long)st.ref_steps, 0);
   acl__graph_free(b.g);
 }

@@ -259,13 +259,69 @@ static dnnl_primitive_attr_t make_attr(int sum, const post *po, const dnnl_memor
   return a;
 }
 
-/* The tail a primitive writing `out` can absorb: an activation node after it. */
-static int tail_activation(eng_build *b, int ni, int out, post *po, int *act_node) {
+/* x * Sigmoid(x) (SiLU, Swish) and x * HardSigmoid(x) with alpha 1/6 and
+ * beta 1/2 (HardSwish as exported before opset 14): `act` is the Sigmoid or
+ * HardSigmoid node reading v.  Returns the Mul node that completes the
+ * pattern and sets *alg, or -1.  v must be read by nothing else (counted by
+ * the caller), and the activation's output by the Mul only. */
+static int swish_mul(eng_build *b, int act, int v, dnnl_alg_kind_t *alg) {
+  const acl__graph_node *n = N(b, act);
+  if (n->domain[0] != '\0' || n->n_inputs != 1 || n->n_outputs != 1 || acl__eng_resolve(b->e, n->inputs[0]) != v)
+    return -1;
+  if (strcmp(n->op_type, "Sigmoid") == 0) {
+    *alg = dnnl_eltwise_swish;
+  } else if (strcmp(n->op_type, "HardSigmoid") == 0) {
+    acl__diags d = {0};
+    acl__op_ctx c = ctx_of(b, act, &d);
+    float alpha = acl__op_attr_float(&c, "alpha", 0.2f), beta = acl__op_attr_float(&c, "beta", 0.5f);
+    acl__diags_free(&d);
+    if (!(alpha > 0.1666666f && alpha < 0.1666668f) || beta != 0.5f)
+      return -1;
+    *alg = dnnl_eltwise_hardswish;
+  } else {
+    return -1;
+  }
+  int s = out_of(b, act, 0);
+  int m = single_next(b, act, s);
+  if (m < 0 || !op_is(b, m, "Mul") || N(b, m)->n_inputs != 2)
+    return -1;
+  int a0 = acl__eng_resolve(b->e, N(b, m)->inputs[0]), a1 = acl__eng_resolve(b->e, N(b, m)->inputs[1]);
+  return (a0 == v && a1 == s) || (a0 == s && a1 == v) ? m : -1;
+}
+
+/* The tail a primitive writing `out` can absorb: an activation node after
+ * it, or a Swish / HardSwish pair (the activation and the Mul, *mul_node). */
+static int tail_activation(eng_build *b, int ni, int out, post *po, int *act_node, int *mul_node) {
+  *mul_node = -1;
   *act_node = single_next(b, ni, out);
   if (*act_node >= 0 && activation(b, *act_node, po) > 0)
     return 1;
-  *act_node = -1;
   po->n = 0;
+  *act_node = -1;
+  /* out read twice, by the activation and by the Mul */
+  if (out >= 0 && b->uses_left[out] == 2 && !V(b, out)->graph_output) {
+    const acl__graph *g = b->e->g;
+    for (size_t j = (size_t)ni + 1; j < g->n_nodes && *act_node < 0; j++) {
+      if (b->e->dead[j] || b->skip[j])
+        continue;
+      for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+        if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == out) {
+          dnnl_alg_kind_t alg;
+          int m = swish_mul(b, (int)j, out, &alg);
+          if (m >= 0) {
+            *act_node = (int)j;
+            *mul_node = m;
+            po->n = 1;
+            po->e[0].alg = alg;
+            po->e[0].a = alg == dnnl_eltwise_swish ? 1.f : 0.f;
+            po->e[0].b = 0.f;
+            return 1;
+          }
+          j = g->n_nodes; /* the first reader decides */
+          break;
+        }
+    }
+  }
   return 0;
 }
 
@@ -344,7 +400,14 @@ static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_
 static int in_layout(eng_build *b, int src, const dnnl_memory_desc_t *md) {
   if (dnnl_memory_desc_equal(&V(b, src)->md, md))
     return src;
-  return acl__eng_reorder(b, src, md);
+  /* DenseNet's concatenations read each earlier output again and again */
+  int c = V(b, src)->layout_copy;
+  if (c >= 0 && dnnl_memory_desc_equal(&V(b, c)->md, md))
+    return c;
+  c = acl__eng_reorder(b, src, md);
+  if (c >= 0)
+    V(b, src)->layout_copy = c;
+  return c;
 }
 
 static void md_any(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
@@ -414,7 +477,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     acl__eng_plain_md(&b_md, 1, &oc);
 
   /* fusions: a residual Add (accumulated in place) and an activation */
-  int y = out_of(b, ni, 0), sum_x = -1, add_node = -1, act_node = -1, cur = y;
+  int y = out_of(b, ni, 0), sum_x = -1, add_node = -1, act_node = -1, mul_node = -1, cur = y;
   post po = {0};
   int an = single_next(b, ni, y);
   if (an >= 0 && op_is(b, an, "Add") && N(b, an)->n_inputs == 2) {
@@ -426,7 +489,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
       cur = out_of(b, an, 0);
     }
   }
-  tail_activation(b, add_node >= 0 ? add_node : ni, cur, &po, &act_node);
+  tail_activation(b, add_node >= 0 ? add_node : ni, cur, &po, &act_node, &mul_node);
   if (sum_x >= 0)
     dst_md = V(b, sum_x)->md;
   else
@@ -437,7 +500,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     if (attempt == 1) {
       if (sum_x < 0 && act_node < 0)
         break;
-      sum_x = add_node = act_node = -1;
+      sum_x = add_node = act_node = mul_node = -1;
       po.n = 0;
       md_any(&dst_md, rank, od);
     }
@@ -473,6 +536,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "convolution");
     absorb(b, add_node, y);
     absorb(b, act_node, y);
+    absorb(b, mul_node, y);
   }
   dnnl_primitive_desc_destroy(pd);
   return rc;
@@ -561,32 +625,122 @@ static int pool(eng_build *b, int ni, const int *ins) {
 
 /* ---- elementwise -------------------------------------------------------------- */
 
-/* y = alg(x) as one eltwise primitive in x's layout; 1 when oneDNN declines. */
-static int eltwise_step(eng_build *b, int x, int y, dnnl_alg_kind_t alg, float alpha, float beta, const char *what) {
+/* Whether the implementation oneDNN picked is its slow reference one. */
+static int is_ref(const_dnnl_primitive_desc_t pd) {
+  const char *impl = NULL;
+  return dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL &&
+         strncmp(impl, "ref", 3) == 0;
+}
+
+/* y = the eltwise operations of `po` on x, the first as the primitive and
+ * the rest as its post-ops, in x's layout; when oneDNN has only its slow
+ * reference kernel for that combination (linear + clip, a HardSigmoid), one
+ * primitive per operation, the later ones in place on y.  1 when oneDNN
+ * declines. */
+static int eltwise_chain(eng_build *b, int x, int y, const post *po, const char *what) {
   const eng_val *X = V(b, x);
-  dnnl_eltwise_desc_t ed;
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
-  if (attr == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, alg, &X->md, alpha, beta) != dnnl_success ||
-      dnnl_primitive_desc_create(&pd, &ed, attr, b->e->dnnl, NULL) != dnnl_success)
-    pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
-  if (pd == NULL)
+  dnnl_primitive_desc_t pd[2] = {NULL, NULL};
+  int n = 1;
+  for (int split = 0; split < 2 && pd[0] == NULL; split++) {
+    if (split && po->n == 1)
+      break;
+    n = split ? po->n : 1;
+    for (int i = 0; i < n; i++) {
+      post rest = {0};
+      for (int j = 1; !split && j < po->n; j++)
+        rest.e[rest.n++] = po->e[j];
+      dnnl_eltwise_desc_t ed;
+      dnnl_primitive_attr_t attr = make_attr(0, &rest, NULL, 1.f);
+      if (attr == NULL)
+        return ACL_ERROR_BAD_ALLOC;
+      if (dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, po->e[i].alg, &X->md, po->e[i].a,
+                                         po->e[i].b) != dnnl_success ||
+          dnnl_primitive_desc_create(&pd[i], &ed, attr, b->e->dnnl, NULL) != dnnl_success)
+        pd[i] = NULL;
+      dnnl_primitive_attr_destroy(attr);
+    }
+    if (!split && po->n > 1 && pd[0] != NULL && is_ref(pd[0])) {
+      dnnl_primitive_desc_destroy(pd[0]);
+      pd[0] = NULL;
+    }
+    if (split && (pd[0] == NULL || pd[1] == NULL)) {
+      for (int i = 0; i < 2; i++)
+        if (pd[i] != NULL)
+          dnnl_primitive_desc_destroy(pd[i]);
+      pd[0] = pd[1] = NULL;
+    }
+  }
+  if (pd[0] == NULL)
     return 1;
-  define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
-  eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
-  int rc = acl__eng_prim_step(b, pd, args, 2, what);
-  dnnl_primitive_desc_destroy(pd);
+  define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd[0], dnnl_query_dst_md, 0));
+  int rc = 0;
+  for (int i = 0; i < n; i++) {
+    eng_arg args[2] = {{DNNL_ARG_SRC, i == 0 ? x : y}, {DNNL_ARG_DST, y}};
+    if (rc == 0)
+      rc = acl__eng_prim_step(b, pd[i], args, 2, what);
+    dnnl_primitive_desc_destroy(pd[i]);
+  }
   return rc;
+}
+
+static int eltwise_step(eng_build *b, int x, int y, dnnl_alg_kind_t alg, float alpha, float beta, const char *what) {
+  post po = {1, {{alg, alpha, beta}}};
+  return eltwise_chain(b, x, y, &po, what);
 }
 
 static int eltwise(eng_build *b, int ni, const int *ins) {
   post po;
-  if (!f32(b, ins[0]) || activation(b, ni, &po) != 1)
+  if (!f32(b, ins[0]) || activation(b, ni, &po) < 1)
     return 1;
-  return eltwise_step(b, ins[0], out_of(b, ni, 0), po.e[0].alg, po.e[0].a, po.e[0].b, "eltwise");
+  /* x * Sigmoid(x) or x * HardSigmoid(x): one swish / hardswish (x itself
+   * is only read, so other readers of x do not matter) */
+  dnnl_alg_kind_t alg;
+  int m = swish_mul(b, ni, ins[0], &alg);
+  if (m >= 0) {
+    int y = out_of(b, m, 0);
+    int rc = eltwise_step(b, ins[0], y, alg, alg == dnnl_eltwise_swish ? 1.f : 0.f, 0.f,
+                          alg == dnnl_eltwise_swish ? "swish" : "hardswish");
+    if (rc == 0) {
+      absorb(b, m, y);
+      define_view(b, out_of(b, ni, 0), y, V(b, y)->rank, V(b, y)->dims, &V(b, y)->md);
+    }
+    return rc;
+  }
+  return eltwise_chain(b, ins[0], out_of(b, ni, 0), &po, "eltwise");
+}
+
+/* md describes `dims` in the format tag that `like` uses (plain, channels
+ * last, or 8/16 channels blocked); 0 when like's tag is none of these. */
+static int like_layout(const dnnl_memory_desc_t *like, int rank, const int64_t *dims, dnnl_memory_desc_t *md) {
+  static const dnnl_format_tag_t tags[6][4] = {
+    {dnnl_format_tag_undef}, {dnnl_format_tag_undef}, {dnnl_format_tag_undef},
+    {dnnl_abc, dnnl_acb, dnnl_aBc16b, dnnl_aBc8b},
+    {dnnl_abcd, dnnl_acdb, dnnl_aBcd16b, dnnl_aBcd8b},
+    {dnnl_abcde, dnnl_acdeb, dnnl_aBcde16b, dnnl_aBcde8b}};
+  if (rank < 3 || rank > 5 || like->ndims != rank)
+    return 0;
+  dnnl_dims_t ld, d;
+  for (int k = 0; k < rank; k++) {
+    ld[k] = like->dims[k];
+    d[k] = dims[k];
+  }
+  for (int t = 0; t < 4; t++) {
+    dnnl_memory_desc_t m;
+    if (dnnl_memory_desc_init_by_tag(&m, rank, ld, dnnl_f32, tags[rank][t]) == dnnl_success &&
+        dnnl_memory_desc_equal(&m, like))
+      return dnnl_memory_desc_init_by_tag(md, rank, d, dnnl_f32, tags[rank][t]) == dnnl_success;
+  }
+  return 0;
+}
+
+/* Whether md lays out `dims` exactly as plain row-major does: true for any
+ * of like_layout's tags when every dimension after the channels is 1 and no
+ * channel block is padded (the per-channel operands of SE blocks). */
+static int bytes_as_plain(const dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+  for (int k = 2; k < rank; k++)
+    if (dims[k] != 1)
+      return 0;
+  return dnnl_memory_desc_get_size(md) == (size_t)acl__op_numel(rank, dims) * sizeof(float);
 }
 
 static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
@@ -628,14 +782,29 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
     c = t;
   }
   post po = {0};
-  int y = out_of(b, ni, 0), act_node = -1;
-  tail_activation(b, ni, y, &po, &act_node);
+  int y = out_of(b, ni, 0), act_node = -1, mul_node = -1;
+  tail_activation(b, ni, y, &po, &act_node, &mul_node);
   dnnl_primitive_desc_t pd = NULL;
   int s0 = a, s1 = c;
-  /* first as they are (blocked layouts included), then both plain */
-  for (int attempt = 0; attempt < 2 && pd == NULL; attempt++) {
-    if (attempt == 0 && (V(b, a)->rank != r || V(b, c)->rank != r || (!V(b, a)->plain && !same_dims(V(b, c), r, od))))
-      continue;
+  /* first in a's layout (blocked included), c described or reordered to
+   * match it; then both plain */
+  dnnl_memory_desc_t md1;
+  int c_as = 0; /* attempt 0: 1 c as it is, 2 a view of c's bytes as md1, 3 c reordered into md1 */
+  if (V(b, a)->rank == r && V(b, c)->rank == r) {
+    const eng_val *A = V(b, a), *Cv = V(b, c);
+    if (same_dims(Cv, r, od)) {
+      md1 = A->md;
+      c_as = dnnl_memory_desc_equal(&Cv->md, &md1) ? 1 : 3;
+    } else if (A->plain) {
+      acl__eng_plain_md(&md1, r, Cv->dims);
+      c_as = Cv->plain ? 1 : 3;
+    } else if (like_layout(&A->md, r, Cv->dims, &md1)) {
+      /* a per-channel (or per-sample) operand of a blocked tensor: in the
+       * same blocked tag, binary runs its jit kernel (ref otherwise) */
+      c_as = dnnl_memory_desc_equal(&Cv->md, &md1) ? 1 : Cv->plain && bytes_as_plain(&md1, r, Cv->dims) ? 2 : 3;
+    }
+  }
+  for (int attempt = c_as ? 0 : 1; attempt < 2 && pd == NULL; attempt++) {
     if (attempt == 1) {
       s0 = padded(b, a, r);
       s1 = padded(b, c, r);
@@ -646,10 +815,22 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
     dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, 1.f);
     if (attr == NULL)
       return ACL_ERROR_BAD_ALLOC;
-    if (dnnl_binary_desc_init(&bd, alg, &V(b, s0)->md, &V(b, s1)->md, &V(b, s0)->md) != dnnl_success ||
+    if (dnnl_binary_desc_init(&bd, alg, &V(b, s0)->md, attempt == 0 ? &md1 : &V(b, s1)->md, &V(b, s0)->md) !=
+            dnnl_success ||
         dnnl_primitive_desc_create(&pd, &bd, attr, b->e->dnnl, NULL) != dnnl_success)
       pd = NULL;
     dnnl_primitive_attr_destroy(attr);
+    if (attempt == 0 && pd != NULL && is_ref(pd)) {
+      dnnl_primitive_desc_destroy(pd); /* oneDNN's reference binary: plain layouts are faster */
+      pd = NULL;
+    }
+    if (attempt == 0 && pd != NULL && c_as != 1) {
+      s1 = c_as == 2 ? view_as(b, c, r, V(b, c)->dims, &md1) : in_layout(b, c, &md1);
+      if (s1 < 0) {
+        dnnl_primitive_desc_destroy(pd);
+        return ACL_ERROR_BAD_ALLOC;
+      }
+    }
   }
   if (pd == NULL)
     return 1;
@@ -657,8 +838,10 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
   eng_arg args[3] = {{DNNL_ARG_SRC_0, s0}, {DNNL_ARG_SRC_1, s1}, {DNNL_ARG_DST, y}};
   int rc = acl__eng_prim_step(b, pd, args, 3, "binary");
   dnnl_primitive_desc_destroy(pd);
-  if (rc == 0)
+  if (rc == 0) {
     absorb(b, act_node, y);
+    absorb(b, mul_node, y);
+  }
   return rc;
 }
 
@@ -667,9 +850,9 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
 static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnnl_memory_desc_t *bias_md, int r,
                        const int64_t *od, float alpha, int add_node) {
   post po = {0};
-  int y = out_of(b, ni, 0), act_node = -1;
+  int y = out_of(b, ni, 0), act_node = -1, mul_node = -1;
   int last = add_node >= 0 ? out_of(b, add_node, 0) : y;
-  tail_activation(b, add_node >= 0 ? add_node : ni, last, &po, &act_node);
+  tail_activation(b, add_node >= 0 ? add_node : ni, last, &po, &act_node, &mul_node);
   dnnl_memory_desc_t dst;
   acl__eng_plain_md(&dst, r, od);
   dnnl_matmul_desc_t md;
@@ -695,6 +878,7 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnn
   if (rc == 0) {
     absorb(b, add_node, y);
     absorb(b, act_node, y);
+    absorb(b, mul_node, y);
   }
   return rc;
 }
@@ -873,6 +1057,8 @@ static int concat(eng_build *b, int ni, const int *ins, size_t nin) {
   memcpy(od, V(b, ins[0])->dims, sizeof(int64_t) * (size_t)rank);
   od[axis] = 0;
   dnnl_memory_desc_t mds[64];
+  if (nin > 63)
+    return 1;
   for (size_t k = 0; k < nin; k++) {
     for (int j = 0; j < rank; j++)
       if (j != axis && V(b, ins[k])->dims[j] != od[j])
@@ -880,23 +1066,63 @@ static int concat(eng_build *b, int ni, const int *ins, size_t nin) {
     od[axis] += V(b, ins[k])->dims[axis];
     mds[k] = V(b, ins[k])->md;
   }
-  dnnl_memory_desc_t dst_any;
-  md_any(&dst_any, rank, od);
+  /* Inputs in different layouts (a convolution's channels-last output next
+   * to a blocked one) leave oneDNN its slow reference concat: then every
+   * input goes into the layout most of them have (fewest reorders), or, if
+   * that fails too, into plain row-major. */
+  int big = 0, big_n = 0;
+  for (size_t k = 0; k < nin; k++) {
+    int same = 0;
+    for (size_t j = 0; j < nin; j++)
+      same += like_layout(&V(b, ins[k])->md, rank, V(b, ins[j])->dims, &mds[63]) &&
+              dnnl_memory_desc_equal(&mds[63], &V(b, ins[j])->md);
+    if (same > big_n)
+      big = (int)k, big_n = same;
+  }
   dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
-  if (attr == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_concat_primitive_desc_create(&pd, &dst_any, (int)nin, axis, mds, attr, b->e->dnnl) != dnnl_success)
-    pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
+  int try_as = 0; /* 0 as they are, 1 in the largest input's layout, 2 plain */
+  dnnl_memory_desc_t dst;
+  for (; try_as < 3 && pd == NULL; try_as++) {
+    int ok = 1;
+    if (try_as == 0)
+      md_any(&dst, rank, od);
+    else if (try_as == 1)
+      ok = like_layout(&V(b, ins[big])->md, rank, od, &dst);
+    else
+      acl__eng_plain_md(&dst, rank, od);
+    for (size_t k = 0; ok && k < nin; k++) {
+      if (try_as == 1)
+        ok = like_layout(&V(b, ins[big])->md, rank, V(b, ins[k])->dims, &mds[k]);
+      else if (try_as == 2)
+        acl__eng_plain_md(&mds[k], rank, V(b, ins[k])->dims);
+    }
+    dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+    if (attr == NULL)
+      return ACL_ERROR_BAD_ALLOC;
+    if (!ok || dnnl_concat_primitive_desc_create(&pd, &dst, (int)nin, axis, mds, attr, b->e->dnnl) != dnnl_success)
+      pd = NULL;
+    dnnl_primitive_attr_destroy(attr);
+    if (pd != NULL && try_as < 2 && is_ref(pd)) {
+      dnnl_primitive_desc_destroy(pd);
+      pd = NULL;
+    }
+  }
   if (pd == NULL)
     return 1;
+  int srcs[64];
+  for (size_t k = 0; k < nin; k++) {
+    srcs[k] = in_layout(b, ins[k], &mds[k]);
+    if (srcs[k] < 0) {
+      dnnl_primitive_desc_destroy(pd);
+      return ACL_ERROR_BAD_ALLOC;
+    }
+  }
   int y = out_of(b, ni, 0);
   define(b, y, rank, od, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
   eng_arg args[65];
   for (size_t k = 0; k < nin; k++) {
     args[k].arg = DNNL_ARG_MULTIPLE_SRC + (int)k;
-    args[k].val = ins[k];
+    args[k].val = srcs[k];
   }
   args[nin].arg = DNNL_ARG_DST;
   args[nin].val = y;
@@ -964,25 +1190,34 @@ static int batchnorm(eng_build *b, int ni, const int *ins, size_t nin) {
   if (train)
     return 1;
   const eng_val *X = V(b, ins[0]);
+  /* a Relu after it: oneDNN's fused normalisation + ReLU (DenseNet) */
+  int y = out_of(b, ni, 0);
+  int relu = single_next(b, ni, y);
+  if (relu >= 0 && !op_is(b, relu, "Relu"))
+    relu = -1;
   dnnl_batch_normalization_desc_t bd;
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
   if (attr == NULL)
     return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_batch_normalization_forward_desc_init(&bd, dnnl_forward_inference, &X->md, eps,
-                                                 dnnl_use_global_stats | dnnl_use_scale | dnnl_use_shift) !=
-          dnnl_success ||
-      dnnl_primitive_desc_create(&pd, &bd, attr, b->e->dnnl, NULL) != dnnl_success)
-    pd = NULL;
+  for (int fuse = relu >= 0; fuse >= 0 && pd == NULL; fuse--) {
+    unsigned flags = dnnl_use_global_stats | dnnl_use_scale | dnnl_use_shift | (fuse ? dnnl_fuse_norm_relu : 0u);
+    if (dnnl_batch_normalization_forward_desc_init(&bd, dnnl_forward_inference, &X->md, eps, flags) != dnnl_success ||
+        dnnl_primitive_desc_create(&pd, &bd, attr, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+    if (pd == NULL)
+      relu = -1;
+  }
   dnnl_primitive_attr_destroy(attr);
   if (pd == NULL)
     return 1;
-  int y = out_of(b, ni, 0);
   define(b, y, X->rank, X->dims, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
   eng_arg args[6] = {{DNNL_ARG_SRC, ins[0]}, {DNNL_ARG_SCALE, ins[1]}, {DNNL_ARG_SHIFT, ins[2]},
                      {DNNL_ARG_MEAN, ins[3]}, {DNNL_ARG_VARIANCE, ins[4]}, {DNNL_ARG_DST, y}};
   int rc = acl__eng_prim_step(b, pd, args, 6, "batch normalization");
   dnnl_primitive_desc_destroy(pd);
+  if (rc == 0)
+    absorb(b, relu, y);
   return rc;
 }
 
@@ -1177,6 +1412,124 @@ static int gelu_chain(eng_build *b, int ni, const int *ins, size_t nin) {
   return rc;
 }
 
+/* Element k of a constant int64/int32 vector value. */
+static int64_t const_int(eng_build *b, int v, int64_t k) {
+  const eng_val *x = V(b, v);
+  return x->onnx_type == ACL__ONNX_INT64 ? ((const int64_t *)x->konst.data)[k] : ((const int32_t *)x->konst.data)[k];
+}
+
+static int const_ints(eng_build *b, int v, int64_t *n) {
+  if (v < 0 || V(b, v)->kind != ENG_CONST || V(b, v)->rank != 1 ||
+      (V(b, v)->onnx_type != ACL__ONNX_INT64 && V(b, v)->onnx_type != ACL__ONNX_INT32))
+    return 0;
+  *n = V(b, v)->dims[0];
+  return 1;
+}
+
+/* Slice with constant starts/ends/axes and unit steps (the channel split of
+ * ShuffleNet's x.chunk(2, dim=1)): a view when the slice is one contiguous
+ * run of x's plain bytes (nothing before the sliced axis but 1s), else one
+ * reorder from the sub-tensor, kept in x's layout when oneDNN can. */
+static int slice(eng_build *b, int ni, const int *ins, size_t nin) {
+  int x = ins[0];
+  int64_t ns = 0, ne = 0, na = 0, nt = 0;
+  if (b->e->opset < 10 || nin < 3 || !f32(b, x) || !const_ints(b, ins[1], &ns) || !const_ints(b, ins[2], &ne) ||
+      ns != ne || (nin > 3 && ins[3] >= 0 && (!const_ints(b, ins[3], &na) || na != ns)) ||
+      (nin > 4 && ins[4] >= 0 && (!const_ints(b, ins[4], &nt) || nt != ns)))
+    return 1;
+  const eng_val *X = V(b, x);
+  int rank = X->rank;
+  int64_t od[DNNL_MAX_NDIMS], off[DNNL_MAX_NDIMS] = {0};
+  memcpy(od, X->dims, sizeof(int64_t) * (size_t)rank);
+  for (int64_t k = 0; k < ns; k++) {
+    int64_t ax = nin > 3 && ins[3] >= 0 ? const_int(b, ins[3], k) : k;
+    if (ax < 0)
+      ax += rank;
+    if (ax < 0 || ax >= rank || (nin > 4 && ins[4] >= 0 && const_int(b, ins[4], k) != 1))
+      return 1;
+    int64_t dim = X->dims[ax], st = const_int(b, ins[1], k), en = const_int(b, ins[2], k);
+    st = st < 0 ? st + dim : st;
+    en = en < 0 ? en + dim : en;
+    st = st < 0 ? 0 : st > dim ? dim : st;
+    en = en < 0 ? 0 : en > dim ? dim : en;
+    if (en <= st)
+      return 1;
+    off[ax] = st;
+    od[ax] = en - st;
+  }
+  int y = out_of(b, ni, 0);
+  dnnl_memory_desc_t plain;
+  acl__eng_plain_md(&plain, rank, od);
+  int first = 0; /* the first sliced axis: before it only 1s, after it everything */
+  while (first < rank && od[first] == X->dims[first])
+    first++;
+  int contiguous = X->plain && X->kind != ENG_CONST;
+  for (int k = 0; k < rank && contiguous; k++)
+    contiguous = k < first ? X->dims[k] == 1 : k == first || od[k] == X->dims[k];
+  if (contiguous) {
+    size_t o = (size_t)(first < rank ? off[first] * acl__op_numel(rank - first - 1, X->dims + first + 1) : 0);
+    define_view(b, y, x, rank, od, &plain);
+    V(b, y)->view_off = o * sizeof(float);
+    return 0;
+  }
+  dnnl_memory_desc_t sub, dst;
+  dnnl_dims_t dd, oo;
+  for (int k = 0; k < rank; k++) {
+    dd[k] = od[k];
+    oo[k] = off[k];
+  }
+  int src = x;
+  if (dnnl_memory_desc_init_submemory(&sub, &X->md, dd, oo) != dnnl_success) {
+    /* offsets inside a channel block: from a plain copy */
+    src = X->plain ? -1 : acl__eng_plain(b, x);
+    if (src < 0 || dnnl_memory_desc_init_submemory(&sub, &V(b, src)->md, dd, oo) != dnnl_success)
+      return src == -1 && !X->plain ? ACL_ERROR_BAD_ALLOC : 1;
+  }
+  dnnl_primitive_desc_t pd = NULL;
+  for (int t = 0; t < 2 && pd == NULL; t++) {
+    if (t == 0 && !like_layout(&V(b, src)->md, rank, od, &dst))
+      continue;
+    if (t == 1)
+      dst = plain;
+    if (dnnl_reorder_primitive_desc_create(&pd, &sub, b->e->dnnl, &dst, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+    if (t == 0 && pd != NULL && is_ref(pd)) {
+      dnnl_primitive_desc_destroy(pd);
+      pd = NULL;
+    }
+  }
+  if (pd == NULL)
+    return 1;
+  int xv = view_as(b, src, rank, od, &sub);
+  int rc = ACL_ERROR_BAD_ALLOC;
+  if (xv >= 0) {
+    define(b, y, rank, od, &dst);
+    eng_arg args[2] = {{DNNL_ARG_FROM, xv}, {DNNL_ARG_TO, y}};
+    rc = acl__eng_prim_step(b, pd, args, 2, "slice");
+  }
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+/* A constant Pad whose pads are all zero (exporters put one before some
+ * AveragePools) changes nothing: its output is its input, in its layout. */
+static int zero_pad(eng_build *b, int ni, const int *ins, size_t nin) {
+  const acl__graph_node *n = N(b, ni);
+  if (nin < 2 || !f32(b, ins[0]) || ins[1] < 0 || V(b, ins[1])->kind != ENG_CONST ||
+      V(b, ins[1])->onnx_type != ACL__ONNX_INT64 || V(b, out_of(b, ni, 0))->graph_output)
+    return 1;
+  for (size_t k = 0; k < n->n_attrs; k++)
+    if (strcmp(n->attrs[k].name, "mode") == 0 && strcmp(n->attrs[k].s, "constant") != 0)
+      return 1;
+  const int64_t *pads = V(b, ins[1])->konst.data;
+  for (int64_t k = 0; k < acl__op_numel(V(b, ins[1])->rank, V(b, ins[1])->dims); k++)
+    if (pads[k] != 0)
+      return 1;
+  const eng_val *X = V(b, ins[0]);
+  define_view(b, out_of(b, ni, 0), ins[0], X->rank, X->dims, &X->md);
+  return 0;
+}
+
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
   const acl__graph_node *n = N(b, ni);
   const char *op = n->op_type;
@@ -1195,6 +1548,10 @@ int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
     return softmax(b, ni, ins, op[0] == 'L');
   if (strcmp(op, "Concat") == 0)
     return concat(b, ni, ins, nin);
+  if (strcmp(op, "Pad") == 0)
+    return zero_pad(b, ni, ins, nin);
+  if (strcmp(op, "Slice") == 0)
+    return slice(b, ni, ins, nin);
   if (strcmp(op, "Transpose") == 0)
     return transpose(b, ni, ins);
   if (strcmp(op, "BatchNormalization") == 0)

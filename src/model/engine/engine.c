@@ -274,6 +274,7 @@ void acl__engine_destroy(acl__engine *e) {
   while (e->plans != NULL) {
     eng_plan *p = e->plans;
     e->plans = p->next;
+    acl__eng_profile_report(e, p);
     acl__eng_plan_free(p);
   }
   for (int i = 0; i < e->n_extra; i++)
@@ -386,6 +387,7 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int *
         q = *lp;
         *lp = q->next;
         e->n_plans--;
+        acl__eng_profile_report(e, q);
         acl__eng_plan_free(q);
       }
     }
@@ -502,6 +504,7 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
       in->ptr[v] = inputs[p->vals[v].input].data;
   for (int si = 0; rc == 0 && si < p->n_steps; si++) {
     eng_step *s = &p->steps[si];
+    double t0 = p->prof_ms != NULL ? acl__eng_now_ms() : 0;
     if (s->kind == STEP_REF) {
       rc = run_ref(e, p, in, si, diags);
     } else {
@@ -518,6 +521,20 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
       }
     }
     free_dead(p, in, si);
+    if (p->prof_ms != NULL) {
+      dnnl_stream_wait(in->stream);
+      double t = acl__eng_now_ms() - t0;
+      pthread_mutex_lock(&p->lock);
+      p->prof_ms[si] += t;
+      pthread_mutex_unlock(&p->lock);
+    }
+  }
+  if (p->prof_ms != NULL) {
+    /* the first run pays for first touches and lazy set-up: not counted */
+    pthread_mutex_lock(&p->lock);
+    if (p->prof_runs++ == 0)
+      memset(p->prof_ms, 0, (size_t)p->n_steps * sizeof(double));
+    pthread_mutex_unlock(&p->lock);
   }
   if (rc == 0)
     dnnl_stream_wait(in->stream);

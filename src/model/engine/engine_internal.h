@@ -44,6 +44,7 @@ typedef struct eng_val {
   size_t offset;            /* ARENA: offset in the arena */
   int first, last;          /* steps that define and last read it (-1: none) */
   int plain_copy;           /* a plain reorder of this value, or -1 */
+  int layout_copy;          /* its latest reorder into another layout (reused by later readers), or -1 */
   int graph_output;         /* read by the caller after the run */
 } eng_val;
 
@@ -99,8 +100,10 @@ typedef struct eng_plan {
   size_t scratch_bytes;
   int fallback;              /* run this shape on the reference executor */
   size_t fused;
-  pthread_mutex_t lock;      /* guards `free` */
+  pthread_mutex_t lock;      /* guards `free` and the profile */
   eng_inst *free;
+  double *prof_ms;           /* OPENACL_MODEL_PROFILE: per step, ms summed over runs (else NULL) */
+  size_t prof_runs;
 } eng_plan;
 
 struct acl__engine {
@@ -143,6 +146,7 @@ typedef struct eng_build {
   char *skip;                /* per node: fused into an earlier step */
   int *uses_left;            /* per value: node reads still to come */
   acl__diags *diags;
+  int node;                  /* the node being built: steps record it (profile, logs) */
 } eng_build;
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin);
 
@@ -159,5 +163,10 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
 void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims);
 int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md); /* new ARENA value in md */
 const char *acl__eng_status(dnnl_status_t s);
+
+/* profile.c: OPENACL_MODEL_PROFILE, per-step timing printed when a plan goes */
+int acl__eng_profiling(void);
+double acl__eng_now_ms(void);
+void acl__eng_profile_report(const acl__engine *e, const eng_plan *p);
 
 #endif

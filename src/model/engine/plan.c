@@ -53,6 +53,7 @@ int acl__eng_val_new(eng_plan *p) {
   x->input = -1;
   x->first = x->last = -1;
   x->plain_copy = -1;
+  x->layout_copy = -1;
   return p->n_vals++;
 }
 
@@ -106,6 +107,7 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
     return ACL_ERROR_BAD_ALLOC;
   s->kind = STEP_PRIM;
   s->what = what;
+  s->node = b->node;
   s->args = malloc((size_t)(n_args ? n_args : 1) * sizeof(*args));
   if (s->args == NULL) {
     b->p->n_steps--;
@@ -428,6 +430,7 @@ static int build_nodes(eng_build *b) {
     if (e->dead[i] || b->skip[i])
       continue;
     const acl__graph_node *n = &g->nodes[i];
+    b->node = (int)i;
     /* a BN folded into a convolution without bias gave it one: a third input */
     size_t nin = n->n_inputs < 3 && e->conv_b[i] >= 0 ? 3 : n->n_inputs;
     int *ins = nin <= 32 ? ins_small : malloc(nin * sizeof(int));
@@ -571,7 +574,7 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
   if (rc != 0)
     return rc;
   eng_plan *p = calloc(1, sizeof(*p));
-  eng_build b = {e, p, NULL, NULL, diags};
+  eng_build b = {e, p, NULL, NULL, diags, -1};
   if (p == NULL)
     goto oom;
   pthread_mutex_init(&p->lock, NULL);
@@ -654,6 +657,8 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
   }
   if (!p->fallback && place(p) != 0)
     goto oom;
+  if (!p->fallback && acl__eng_profiling() && (p->prof_ms = calloc((size_t)p->n_steps + 1, sizeof(double))) == NULL)
+    goto oom;
   free(b.skip);
   free(b.uses_left);
   *out = p;
@@ -688,6 +693,7 @@ void acl__eng_plan_free(eng_plan *p) {
   for (int v = 0; v < p->n_vals; v++)
     if (p->vals[v].kind == ENG_CONST && p->vals[v].konst.owned)
       acl__tensor_release(&p->vals[v].konst);
+  free(p->prof_ms);
   free(p->steps);
   free(p->vals);
   free(p->outputs);
