@@ -1,6 +1,7 @@
 """peer_common.py - what the model benchmark's Python peers share with bench_model.c.
 
-The arguments (MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE]), the input pattern,
+The arguments (MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS]), the
+input pattern,
 the timing loop (one execution timed as first_ms, WARMUP untimed, ITERATIONS timed) and the JSON line,
 so that the three sides measure the same thing the same way.
 """
@@ -22,20 +23,30 @@ def parse_args(prog, extra=None):
     p.add_argument("warmup", type=int)
     p.add_argument("--threads", type=int, default=2, help="threads for the framework (default 2)")
     p.add_argument("--dump", help="write output 0 of the last run here as raw float32")
+    p.add_argument("--input-shape", default="3,224,224",
+                   help="the input's dimensions after the batch, comma-separated (default 3,224,224; run.sh "
+                   "passes the model's own)")
     if extra is not None:
         extra(p)
     a = p.parse_args()
     if a.batch < 1 or a.iterations < 1 or a.warmup < 0 or a.threads < 1:
         p.error("BATCH, ITERATIONS and --threads must be >= 1, WARMUP >= 0")
+    try:
+        a.input_shape = [int(d) for d in a.input_shape.split(",")]
+        if min(a.input_shape) < 1:
+            raise ValueError
+    except ValueError:
+        p.error("--input-shape takes positive integers separated by commas, e.g. 3,224,224")
     return a
 
 
-def input_array(batch):
-    """The input bench_model.c feeds: element i is (i * 7919 % 2001) / 1000 - 1 in float32, exactly."""
-    n = batch * 3 * 224 * 224
+def input_array(batch, shape=(3, 224, 224)):
+    """The input bench_model.c feeds, [batch, *shape]: element i is (i * 7919 % 2001) / 1000 - 1 in float32,
+    exactly."""
+    n = batch * int(np.prod(shape))
     i = np.arange(n, dtype=np.int64)
     x = ((i * 7919) % 2001).astype(np.float32) / np.float32(1000) - np.float32(1)
-    return x.reshape(batch, 3, 224, 224)
+    return x.reshape(batch, *shape)
 
 
 def peak_rss_kib():

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """peer_cv2.py - OpenCV DNN's side of the model benchmark (bench/models/run.sh).
 
-    peer_cv2.py MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE]
+    peer_cv2.py MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS]
 
 Reads the ONNX file with cv2.dnn.readNetFromONNX (timed as load_ms) and runs it on OpenCV's own CPU
 backend with cv2.setNumThreads(N). OpenCV 4.6 cannot read Clip from opset 11 on, so run.sh gives it
@@ -46,7 +46,7 @@ def load(path):
         g.node.remove(n)
     return cv2.dnn.readNetFromONNX(np.frombuffer(m.SerializeToString(), np.uint8))
 
-x = peer_common.input_array(a.batch)
+x = peer_common.input_array(a.batch, a.input_shape)
 base_rss = peer_common.peak_rss_kib()
 t0 = peer_common.now_ms()
 try:

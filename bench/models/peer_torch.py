@@ -1,11 +1,18 @@
 #!/usr/bin/python3
 """peer_torch.py - PyTorch's side of the model benchmark (bench/models/run.sh).
 
-    peer_torch.py MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--arch NAME]
+    peer_torch.py MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS]
+                  [--arch NAME]
 
-Runs the torchvision model of the same architecture (NAME, default the file's stem: resnet18, resnet50,
-mobilenet_v2) in eager mode on the CPU with torch.set_num_threads(N), after copying the ONNX file's
-weights into it.
+Runs the model of the same architecture (NAME, default the file's stem) in eager mode on the CPU with
+torch.set_num_threads(N). A torchvision model whose layers are all Conv + BatchNorm pairs and Linear
+(resnet18, resnet50, mobilenet_v2, shufflenet_v2_x1_0, resnext50_32x4d) is built from torchvision and
+given the ONNX file's weights. Any other model of scripts/models/export_models.py (those with Conv layers
+that have no BatchNorm, BatchNorms before their Conv, LayerNorms, or that are defined in that script:
+efficientnet_b0, densenet121, convnext_tiny, mobilenet_v3_large, regnet_y_400mf, tiny_transformer,
+bert_base, ...) is rebuilt the way the export script builds it (export_models.build: the same seed, the
+batch norms calibrated on the same seeded images), which gives the file's weights up to the rounding of
+the calibration; load_ms then includes that calibration.
 
 Why the ONNX weights rather than rebuilding the model with the export script's seed: the timing only
 needs the same architecture (weight values do not change the work of a dense CPU model), but the same
@@ -88,13 +95,19 @@ def copy(dst, src, what):
 
 
 def load(path, arch):
-    convs, gemms = onnx_layers(path)
-    model = getattr(torchvision.models, arch)().eval()
+    """torchvision's ARCH with the file's weights, or None if its layers are not Conv + BatchNorm pairs and
+    Linear layers matching the file's Conv and Gemm nodes one to one."""
+    model = getattr(torchvision.models, arch)(weights=None).eval()
     mods = list(model.modules())
     tconvs = [m for m in mods if isinstance(m, torch.nn.Conv2d)]
     tbns = [m for m in mods if isinstance(m, torch.nn.BatchNorm2d)]
     tfcs = [m for m in mods if isinstance(m, torch.nn.Linear)]
-    if len(tconvs) != len(convs) or len(tbns) != len(tconvs) or len(tfcs) != len(gemms):
+    others = [m for m in mods if isinstance(m, (torch.nn.LayerNorm, torch.nn.modules.batchnorm._BatchNorm))
+              and not isinstance(m, torch.nn.BatchNorm2d)]
+    if len(tbns) != len(tconvs) or others:
+        return None
+    convs, gemms = onnx_layers(path)
+    if len(tconvs) != len(convs) or len(tfcs) != len(gemms):
         fail(f"{path}: {len(convs)} Conv and {len(gemms)} Gemm nodes, but torchvision's {arch} has "
              f"{len(tconvs)} Conv2d, {len(tbns)} BatchNorm2d and {len(tfcs)} Linear layers; pass --arch")
     with torch.no_grad():
@@ -125,13 +138,27 @@ def load(path, arch):
     return model
 
 
+def rebuild(arch):
+    """The model as scripts/models/export_models.py builds it, or None if that script does not have it."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "models"))
+    import export_models
+
+    if arch not in export_models.MODELS:
+        return None
+    model, _ = export_models.build(arch)
+    return model
+
+
 arch = a.arch or os.path.splitext(os.path.basename(a.model))[0]
-if not hasattr(torchvision.models, arch):
-    fail(f"torchvision has no model '{arch}'; pass --arch NAME")
-x = torch.from_numpy(peer_common.input_array(a.batch))
+x = torch.from_numpy(peer_common.input_array(a.batch, a.input_shape))
 base_rss = peer_common.peak_rss_kib()
 t0 = peer_common.now_ms()
-model = load(a.model, arch)
+model = load(a.model, arch) if hasattr(torchvision.models, arch) else None
+if model is None:
+    with torch.no_grad():
+        model = rebuild(arch)
+if model is None:
+    fail(f"neither torchvision nor scripts/models/export_models.py has a model '{arch}'; pass --arch NAME")
 load_ms = peer_common.now_ms() - t0
 
 

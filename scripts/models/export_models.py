@@ -9,8 +9,12 @@ realistic spread (see docs/model-tests.md).
   /usr/bin/python3 scripts/models/export_models.py --out DIR [--opset 13]
       [--models a,b,...] [--batches 1,8] [--refs]
 
-Writes DIR/<model>.onnx (input "input" [batch,3,H,W], output "output"
-[batch,classes], the batch axis symbolic, named "batch").  With --refs, for
+Writes DIR/<model>.onnx (input "input", output "output", the batch axis
+symbolic, named "batch"): the image models take [batch,3,224,224] and give
+[batch,1000]; the BERT-shaped encoders take token embeddings
+[batch,128,768] and give the last hidden states [batch,128,768].  Without
+--models, the models of the real-model tests (TEST_MODELS); the others
+(bert_base: 340 MB of weights) only on request.  With --refs, for
 each batch size N: DIR/<model>.b<N>.input.bin and DIR/<model>.b<N>.output.bin
 (raw little-endian float32, C order) and one line in DIR/manifest.tsv:
   <model file> TAB <N> TAB <input shape> TAB <output shape>
@@ -94,16 +98,97 @@ class TinyTransformer(nn.Module):
         return self.head(x[:, 0])
 
 
-# name -> (constructor, image size).  torchvision 0.14 takes weights=None for
-# "random initialisation, download nothing".
+class BertLayer(nn.Module):
+    """A post-norm BERT encoder layer written out op by op: separate query,
+    key and value projections, scaled dot-product attention over all tokens
+    (no mask), the output projection, residual + LayerNorm, then a GELU
+    (exact, Erf) feed-forward block, residual + LayerNorm."""
+
+    def __init__(self, width, heads, mlp):
+        super().__init__()
+        self.heads = heads
+        self.q = nn.Linear(width, width)
+        self.k = nn.Linear(width, width)
+        self.v = nn.Linear(width, width)
+        self.out = nn.Linear(width, width)
+        self.norm1 = nn.LayerNorm(width, eps=1e-12)
+        self.fc1 = nn.Linear(width, mlp)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(mlp, width)
+        self.norm2 = nn.LayerNorm(width, eps=1e-12)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        h = self.heads
+
+        def split(y):  # [b, t, c] -> [b, h, t, c/h]
+            return y.reshape(b, t, h, c // h).permute(0, 2, 1, 3)
+
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        att = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(c // h)
+        att = att.softmax(dim=-1)
+        y = torch.matmul(att, v).permute(0, 2, 1, 3).reshape(b, t, c)
+        x = self.norm1(x + self.out(y))
+        return self.norm2(x + self.fc2(self.act(self.fc1(x))))
+
+
+class BertEncoder(nn.Module):
+    """BERT-base's encoder (hidden 768, 12 heads, intermediate 3072, GELU)
+    with DEPTH layers, fed the sum of the token, position and segment
+    embeddings [batch, tokens, 768] (the embedding lookup, a Gather, is left
+    to the caller: its input would be integer ids): the embeddings'
+    LayerNorm, then the layers; the output is the last hidden states."""
+
+    def __init__(self, depth=12, width=768, heads=12, mlp=3072):
+        super().__init__()
+        self.norm = nn.LayerNorm(width, eps=1e-12)
+        self.layers = nn.Sequential(*[BertLayer(width, heads, mlp) for _ in range(depth)])
+
+    def forward(self, x):
+        return self.layers(self.norm(x))
+
+
+def convnext_tiny():
+    """torchvision's ConvNeXt-T with its layer scales at 0.1 instead of
+    torchvision's initial 1e-6: at 1e-6 every block's contribution would sit
+    below the tests' tolerance and the blocks would go untested (trained
+    ConvNeXt-T layer scales are of order 0.1 to 1)."""
+    m = torchvision.models.convnext_tiny(weights=None)
+    with torch.no_grad():
+        for blk in m.modules():
+            if hasattr(blk, "layer_scale"):
+                blk.layer_scale.fill_(0.1)
+    return m
+
+
+# name -> (constructor, input): input "image" ([batch,3,224,224], ImageNet-
+# normalised seeded images) or "tokens" ([batch,128,768], seeded token
+# embeddings).  torchvision 0.14 takes weights=None for "random
+# initialisation, download nothing".
 MODELS = {
-    "resnet18": (lambda: torchvision.models.resnet18(weights=None), 224),
-    "resnet50": (lambda: torchvision.models.resnet50(weights=None), 224),
-    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), 224),
-    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), 224),
-    "shufflenet_v2_x1_0": (lambda: torchvision.models.shufflenet_v2_x1_0(weights=None), 224),
-    "tiny_transformer": (lambda: TinyTransformer(), 224),
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), "image"),
+    "resnet50": (lambda: torchvision.models.resnet50(weights=None), "image"),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), "image"),
+    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), "image"),
+    "shufflenet_v2_x1_0": (lambda: torchvision.models.shufflenet_v2_x1_0(weights=None), "image"),
+    "tiny_transformer": (lambda: TinyTransformer(), "image"),
+    "densenet121": (lambda: torchvision.models.densenet121(weights=None), "image"),
+    "convnext_tiny": (convnext_tiny, "image"),
+    "mobilenet_v3_large": (lambda: torchvision.models.mobilenet_v3_large(weights=None), "image"),
+    "regnet_y_400mf": (lambda: torchvision.models.regnet_y_400mf(weights=None), "image"),
+    "resnext50_32x4d": (lambda: torchvision.models.resnext50_32x4d(weights=None), "image"),
+    # BERT-base at sequence length 128: 85 M parameters, 340 MB; for the benchmark
+    "bert_base": (lambda: BertEncoder(depth=12), "tokens"),
+    # the same layers, two of them (57 MB): what the real-model tests run
+    "bert_base_l2": (lambda: BertEncoder(depth=2), "tokens"),
 }
+
+# The models exported when --models is not given: those of the real-model
+# tests (tests/models/real_models.c, run by scripts/test.sh in CI).
+TEST_MODELS = [m for m in MODELS if m != "bert_base"]
+
+IMAGE_SIZE = 224
+TOKENS, WIDTH = 128, 768
 
 # ImageNet normalisation: the references are fed images as a real
 # preprocessing pipeline would give them.
@@ -128,7 +213,32 @@ def images(n, size, seed):
     return ((x - MEAN) / STD).contiguous()
 
 
-def calibrate(model, size, seed):
+def tokens(n, seed):
+    """n seeded sequences of token embeddings [n, 128, 768]: what the sum of
+    BERT's word, position and segment embeddings looks like (normal, standard
+    deviation 0.5 per element, a different offset per sequence)."""
+    g = torch.Generator().manual_seed(seed)
+    x = 0.5 * torch.randn(n, TOKENS, WIDTH, generator=g) + 0.1 * torch.randn(n, 1, WIDTH, generator=g)
+    return x.contiguous()
+
+
+def inputs(kind, n, seed):
+    """The model's input for n images or sequences."""
+    return images(n, IMAGE_SIZE, seed) if kind == "image" else tokens(n, seed)
+
+
+def build(name):
+    """The model NAME exactly as it is exported: seeded initialisation, batch
+    norms calibrated, eval mode.  bench/models/peer_torch.py rebuilds the
+    models it cannot fill from the ONNX file's weights with this."""
+    ctor, kind = MODELS[name]
+    torch.manual_seed(0)
+    model = ctor()
+    n_bn = calibrate(model, kind, seed=100)
+    return model, n_bn
+
+
+def calibrate(model, kind, seed):
     """Measures batch-norm statistics on seeded random images: momentum None
     makes the running statistics the plain average over all batches."""
     bns = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
@@ -139,7 +249,7 @@ def calibrate(model, size, seed):
         model.train()
         with torch.no_grad():
             for i in range(CALIBRATION_BATCHES):
-                model(images(CALIBRATION_SIZE, size, seed + i))
+                model(inputs(kind, CALIBRATION_SIZE, seed + i))
     model.eval()
     return len(bns)
 
@@ -157,7 +267,8 @@ def check_outputs(name, y):
         if scale == 0 or spread < 1e-3 * scale or spread < 1e-4:
             problems.append("almost constant (std %.3g, max |y| %.3g)" % (spread, scale))
         if a.shape[0] > 1:
-            per_image = np.abs(a - a[0:1]).max(axis=1)[1:]
+            flat = a.reshape(a.shape[0], -1)
+            per_image = np.abs(flat - flat[0:1]).max(axis=1)[1:]
             if per_image.min() < 1e-3 * max(scale, 1e-30):
                 problems.append("two images give the same output (difference %.3g)" % per_image.min())
     if problems:
@@ -206,15 +317,13 @@ def check_onnx(path, opset):
 def export(name, out, opset, batches, refs, fp64, manifest):
     """Builds, calibrates and exports one model; with refs, writes its
     inputs and outputs for each batch size and appends their manifest lines."""
-    ctor, size = MODELS[name]
+    kind = MODELS[name][1]
     t0 = time.time()
-    torch.manual_seed(0)
-    model = ctor()
-    n_bn = calibrate(model, size, seed=100)
+    model, n_bn = build(name)
     t_cal = time.time() - t0
 
     path = os.path.join(out, name + ".onnx")
-    example = images(2, size, seed=7)
+    example = inputs(kind, 2, seed=7)
     check_outputs(name + " (after calibration)", model(example))
     with torch.no_grad():
         torch.onnx.export(model, example, path, opset_version=opset, do_constant_folding=True,
@@ -226,7 +335,7 @@ def export(name, out, opset, batches, refs, fp64, manifest):
     lines = []
     if refs:
         for n in batches:
-            x = images(n, size, seed=1000 + n)
+            x = inputs(kind, n, seed=1000 + n)
             with torch.no_grad():
                 y = model(x)
             a = check_outputs("%s batch %d" % (name, n), y)
@@ -236,9 +345,9 @@ def export(name, out, opset, batches, refs, fp64, manifest):
             x.numpy().astype("<f4").tofile(stem + ".input.bin")
             a.astype("<f4").tofile(stem + ".output.bin")
             lines.append("%s\t%d\t%s\t%s\n" % (os.path.basename(path), n, shape_text(x.shape), shape_text(y.shape)))
-            print("  %s batch %d: output %s, |y| <= %.3g, std %.3g, top classes %s"
-                  % (name, n, shape_text(y.shape), np.abs(a).max(), a.std(),
-                     " ".join(str(c) for c in a.argmax(axis=1)[:8])))
+            top = (", top classes " + " ".join(str(c) for c in a.argmax(axis=1)[:8])) if a.ndim == 2 else ""
+            print("  %s batch %d: output %s, |y| <= %.3g, std %.3g%s"
+                  % (name, n, shape_text(y.shape), np.abs(a).max(), a.std(), top))
     manifest.extend(lines)
     t_all = time.time() - t0
     print("%s: %s: opset %d, %d batch norms calibrated, %d operator types (%s); %.1f MB; "
@@ -251,7 +360,8 @@ def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, help="output directory (created if missing)")
     p.add_argument("--opset", type=int, default=13, help="ONNX opset (default 13; 10 works for resnet*, mobilenet_v2)")
-    p.add_argument("--models", default=",".join(MODELS), help="comma-separated, from: " + ", ".join(MODELS))
+    p.add_argument("--models", default=",".join(TEST_MODELS),
+                   help="comma-separated, from: %s (default: all but bert_base)" % ", ".join(MODELS))
     p.add_argument("--batches", default="1,8", help="batch sizes of the references (default 1,8)")
     p.add_argument("--refs", action="store_true", help="also write inputs, PyTorch outputs and manifest.tsv")
     p.add_argument("--fp64", action="store_true",

@@ -10,7 +10,8 @@
  * is skipped and how to enable it, and passes.
  *
  * One test per model: load it from the file, check the description (one
- * float input "input" [-1,3,H,W], one output "output" [-1,classes]), run
+ * float input "input" [-1,3,H,W] (bert_base_l2: [-1,128,768]), one output
+ * "output" [-1,classes] (bert_base_l2: [-1,128,768])), run
  * every batch size of the manifest with aclmdlExecute, the batch given by a
  * tensor descriptor on the input dataset, and compare each element:
  *
@@ -51,8 +52,10 @@
 #define ATOL_SCALE 5e-5
 
 /* The models export_models.py writes; each has a TEST below. */
-static const char *const known_models[] = {"resnet18",        "resnet50",           "mobilenet_v2",
-                                           "efficientnet_b0", "shufflenet_v2_x1_0", "tiny_transformer"};
+static const char *const known_models[] = {
+    "resnet18",      "resnet50",           "mobilenet_v2",   "efficientnet_b0", "shufflenet_v2_x1_0",
+    "tiny_transformer", "densenet121",     "convnext_tiny",  "mobilenet_v3_large", "regnet_y_400mf",
+    "resnext50_32x4d", "bert_base_l2"};
 
 /* ---- the manifest ----------------------------------------------------------------- */
 
@@ -184,7 +187,7 @@ static uint32_t load(const char *dir, const ref_case *c) {
 }
 
 /* The description: one float input "input" [-1, <the case's shape>], one
- * float output "output" [-1, classes] (or not declared). */
+ * float output "output" [-1, <the case's shape>] (or not declared). */
 static void check_desc(uint32_t id, const ref_case *c) {
   aclmdlDesc *desc = aclmdlCreateDesc();
   CHECK_NOT_NULL(desc);
@@ -195,7 +198,8 @@ static void check_desc(uint32_t id, const ref_case *c) {
   CHECK_STR_EQ(aclmdlGetOutputNameByIndex(desc, 0), "output");
   CHECK_INT_EQ(aclmdlGetInputDataType(desc, 0), ACL_FLOAT);
   CHECK_INT_EQ(aclmdlGetOutputDataType(desc, 0), ACL_FLOAT);
-  CHECK_INT_EQ(aclmdlGetInputFormat(desc, 0), ACL_FORMAT_NCHW);
+  /* images NCHW; the token embeddings of bert_base_l2 [batch,128,768] ND */
+  CHECK_INT_EQ(aclmdlGetInputFormat(desc, 0), c->in_rank == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND);
   /* the batch is symbolic: the sizes are unknown until run time */
   CHECK_INT_EQ(aclmdlGetInputSizeByIndex(desc, 0), 0);
   aclmdlIODims d;
@@ -359,6 +363,13 @@ TEST(mobilenet_v2) { run_model("mobilenet_v2"); }
 TEST(efficientnet_b0) { run_model("efficientnet_b0"); }
 TEST(shufflenet_v2_x1_0) { run_model("shufflenet_v2_x1_0"); }
 TEST(tiny_transformer) { run_model("tiny_transformer"); }
+TEST(densenet121) { run_model("densenet121"); }
+TEST(convnext_tiny) { run_model("convnext_tiny"); }
+TEST(mobilenet_v3_large) { run_model("mobilenet_v3_large"); }
+TEST(regnet_y_400mf) { run_model("regnet_y_400mf"); }
+TEST(resnext50_32x4d) { run_model("resnext50_32x4d"); }
+/* BERT-base's layers at sequence length 128, two of them: input [batch,128,768] */
+TEST(bert_base_l2) { run_model("bert_base_l2"); }
 
 /* Every model of the manifest has a test above: none is exported and then
  * silently not compared. */
