@@ -35,76 +35,11 @@
 #error "OPENACL_TEST_KERNELS must name the test kernel binary"
 #endif
 
-/* ---- checking (as misuse.c) ------------------------------------------------ */
-
-static const char *msg_or_none(void) {
-  const char *m = aclGetRecentErrMsg();
-  return m ? m : "(no message)";
-}
-
-static int expect_fail(const char *what, int got, int want, const char *api) {
-  const char *msg = aclGetRecentErrMsg();
-  int ok = 1;
-  if (got != want) {
-    fprintf(stderr, "    %s returned %d, expected %d (%s)\n", what, got, want, msg ? msg : "(no message)");
-    ok = 0;
-  }
-  if (msg == NULL) {
-    fprintf(stderr, "    %s: aclGetRecentErrMsg() is NULL after the failure\n", what);
-    ok = 0;
-  } else {
-    char needle[160];
-    snprintf(needle, sizeof(needle), "%s failed", api);
-    if (strstr(msg, needle) == NULL) {
-      fprintf(stderr, "    %s: the message does not contain \"%s\": %s\n", what, needle, msg);
-      ok = 0;
-    }
-  }
-  return ok;
-}
-
-#define MISUSE(call, want, api)                                                \
-  do {                                                                         \
-    (void)aclGetRecentErrMsg();                                                \
-    int m_rc_ = (int)(call);                                                   \
-    if (!expect_fail(#call, m_rc_, (int)(want), (api)))                        \
-      return 1;                                                                \
-  } while (0)
-
-#define OK(call)                                                               \
-  do {                                                                         \
-    int ok_rc_ = (int)(call);                                                  \
-    if (ok_rc_ != 0) {                                                         \
-      fprintf(stderr, "    setup %s returned %d: %s\n", #call, ok_rc_, msg_or_none()); \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
-
-#define REQUIRE(cond)                                                          \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "    %s:%d: %s is false\n", __FILE__, __LINE__, #cond);  \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "misuse_check.h"
 
 /* ---- common state ----------------------------------------------------------- */
 
-static void set_flag(void *arg) { atomic_store((atomic_int *)arg, 1); }
 
-typedef struct gate {
-  atomic_int open;
-  atomic_int entered;
-} gate;
-
-static void gate_wait(void *arg) {
-  gate *g = arg;
-  atomic_store(&g->entered, 1);
-  while (!atomic_load(&g->open)) {
-    struct timespec ts = {0, 1000000};
-    nanosleep(&ts, NULL);
-  }
-}
 
 static void sleep_ms(int ms) {
   struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
