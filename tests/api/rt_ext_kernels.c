@@ -87,10 +87,10 @@ OPENACL_KERNEL(rx_spin)(uint32_t block_idx, uint32_t block_num, void *args, size
   const struct rx_spin *a = args;
   struct timespec t0, t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-  volatile uint64_t sink = 0;
+  volatile uint64_t sink = 0; /* volatile: the loop burns CPU time and is not optimised away */
   for (;;) {
     for (int i = 0; i < 10000; i++)
-      sink += (uint64_t)i;
+      sink = sink + (uint64_t)i;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= (long)a->ms)
       return 0;
