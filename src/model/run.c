@@ -253,13 +253,31 @@ static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
                          diags);
 }
 
+/* run_engine on the engine's thread (acl__engine_call_home): that thread is
+ * no executor, so it opens device-memory access for the execution itself. */
+typedef struct run_home {
+  run_task *r;
+  acl__tensor *outs;
+  acl__diags *diags;
+} run_home;
+
+static int run_engine_home(void *arg) {
+  run_home *h = arg;
+  acl__device *d = h->r->t.stream->dev;
+  acl__device_access_begin(d);
+  int rc = run_engine(h->r, h->outs, h->diags);
+  acl__device_access_end(d);
+  return rc;
+}
+
 static int run_task_run(acl__task *task) {
   run_task *r = (run_task *)task;
   const acl__graph *g = r->m->graph;
   char msg[sizeof(r->result->msg)] = "";
   acl__diags diags = {0};
   acl__tensor *outs = calloc(r->n_out ? r->n_out : 1, sizeof(*outs));
-  int rc = outs == NULL ? ACL_ERROR_BAD_ALLOC : run_engine(r, outs, &diags);
+  run_home home = {r, outs, &diags};
+  int rc = outs == NULL ? ACL_ERROR_BAD_ALLOC : acl__engine_call_home(run_engine_home, &home);
   if (outs == NULL) {
     snprintf(msg, sizeof(msg), "model %u: out of host memory for %zu outputs", r->m->id, r->n_out);
   } else if (rc != 0) {

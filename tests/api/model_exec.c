@@ -10,10 +10,12 @@
  * skipped.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -220,6 +222,112 @@ TEST(testdata_async_two_streams) {
   }
   release(&c[0], 1);
   release(&c[1], 0);
+  teardown();
+}
+
+/* Executions from several threads at once, synchronous and asynchronous:
+ * they all hand their oneDNN work to the engine's one thread (engine.c), which
+ * runs them one after another; each must still get its own result. */
+typedef struct exec_thread {
+  run_case *c;
+  aclrtContext ctx;
+  int async;
+  int bad;          /* failed calls or wrong outputs, checked by the main thread */
+} exec_thread;
+
+static int outputs_match(const run_case *c) {
+  int ok = 1;
+  for (size_t i = 0; i < c->n_out; i++) {
+    float *got = malloc(c->out_size[i] ? c->out_size[i] : 1);
+    if (got == NULL ||
+        aclrtMemcpy(got, c->out_size[i], c->out_dev[i], c->out_size[i], ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS)
+      ok = 0;
+    for (size_t k = 0; ok && k < c->out_size[i] / sizeof(float); k++)
+      if (!(fabs((double)got[k] - c->expect[i][k]) <= 1e-7 + 1e-3 * fabs((double)c->expect[i][k])))
+        ok = 0;
+    free(got);
+  }
+  return ok;
+}
+
+static void *exec_thread_main(void *arg) {
+  exec_thread *t = arg;
+  aclrtStream s = NULL;
+  if (aclrtSetCurrentContext(t->ctx) != ACL_SUCCESS || (t->async && aclrtCreateStream(&s) != ACL_SUCCESS)) {
+    t->bad++;
+    return NULL;
+  }
+  for (int k = 0; k < 20; k++) {
+    int rc = t->async ? aclmdlExecuteAsync(t->c->id, t->c->in, t->c->out, s)
+                      : aclmdlExecute(t->c->id, t->c->in, t->c->out);
+    if (rc == ACL_SUCCESS && t->async)
+      rc = aclrtSynchronizeStream(s);
+    if (rc != ACL_SUCCESS || !outputs_match(t->c))
+      t->bad++;
+  }
+  if (s != NULL && aclrtDestroyStream(s) != ACL_SUCCESS)
+    t->bad++;
+  return NULL;
+}
+
+TEST(threads_share_the_engine_thread) {
+  setup();
+  enum { N = 4 };
+  run_case c[N];
+  int n = 0;
+  while (n < N && prepare("node/test_conv_with_strides_padding", &c[n]) == 0)
+    n++;
+  if (n == N) {
+    aclrtContext ctx = NULL;
+    CHECK_INT_EQ(aclrtGetCurrentContext(&ctx), ACL_SUCCESS);
+    exec_thread t[N];
+    pthread_t th[N];
+    for (int k = 0; k < N; k++) {
+      t[k] = (exec_thread){.c = &c[k], .ctx = ctx, .async = k % 2};
+      CHECK_INT_EQ(pthread_create(&th[k], NULL, exec_thread_main, &t[k]), 0);
+    }
+    for (int k = 0; k < N; k++) {
+      pthread_join(th[k], NULL);
+      CHECK_INT_EQ(t[k].bad, 0);
+    }
+  }
+  for (int k = 0; k < n; k++)
+    release(&c[k], 1);
+  teardown();
+}
+
+/* A forked child has no engine thread: its first execution makes its own. */
+TEST(fork_child_executes) {
+  if (TH_SANITIZED) {
+    /* sanitizers own malloc and cannot fork safely while other threads run (TSan refuses new threads after) */
+    printf("skipped under a sanitizer\n");
+    return;
+  }
+  setup();
+  run_case c;
+  if (prepare("node/test_relu", &c) != 0) {
+    teardown();
+    return;
+  }
+  CHECK_INT_EQ(aclmdlExecute(c.id, c.in, c.out), ACL_SUCCESS); /* the parent's engine thread exists now */
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(30); /* a hang (a lost wake-up of the engine's thread) ends the child with SIGALRM */
+    /* the child initialises again (docs/design.md, "Exit and fork") */
+    int ok = aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS;
+    run_case cc;
+    ok = ok && prepare("node/test_relu", &cc) == 0;
+    ok = ok && aclmdlExecute(cc.id, cc.in, cc.out) == ACL_SUCCESS && outputs_match(&cc);
+    _exit(ok ? 0 : 1);
+  }
+  CHECK(pid > 0);
+  int status = -1;
+  CHECK_INT_EQ(waitpid(pid, &status, 0), pid);
+  if (!WIFEXITED(status))
+    th_fail(__FILE__, __LINE__, "child died with signal %d (a hang?)", WTERMSIG(status));
+  CHECK_INT_EQ(WEXITSTATUS(status), 0);
+  release(&c, 1);
   teardown();
 }
 

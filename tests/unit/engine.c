@@ -806,3 +806,80 @@ TEST(shuffle_slice) {
   CHECK_INT_EQ((long)st.ref_steps, 0);
   acl__graph_free(b.g);
 }
+
+/* ShuffleNet's Concat -> Reshape [N,G,C,H,W] -> Transpose (0,2,1,3,4) ->
+ * Reshape [N,G*C,H,W] becomes one reorder per concatenated input into its
+ * strided place in the output: with G 2 and 3, inputs in a convolution's
+ * layout and a graph input in plain, shapes written with 0 and -1.  A concat
+ * whose output is read elsewhere too is left as it was.  (compare_run takes
+ * at most 4 outputs.) */
+TEST(channel_shuffle) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 16, 5, 5});
+  int a = unary(&b, "Relu", conv(&b, "a", x, 16, 16, 3, 1, 1, 1, 1), "ar");
+  int c = unary(&b, "Relu", conv(&b, "c", x, 16, 16, 1, 0, 1, 1, 1), "cr");
+  int64_t s5[5] = {0, 2, 16, 5, 5}, s4[4] = {-1, 32, 5, 5};
+  int cat2[2] = {a, c};
+  int y = gb_node(&b, "Concat", cat2, 2, "cat2");
+  gb_int(&b, "axis", 1);
+  int r = binary(&b, "Reshape", y, gb_const(&b, "s5", ACL__ONNX_INT64, 1, (int64_t[]){5}, s5, 0, 0), "r5");
+  int t = unary(&b, "Transpose", r, "t5");
+  gb_ints(&b, "perm", 5, (int64_t[]){0, 2, 1, 3, 4});
+  int sh = binary(&b, "Reshape", t, gb_const(&b, "s4", ACL__ONNX_INT64, 1, (int64_t[]){4}, s4, 0, 0), "r4");
+  gb_output(&b, unary(&b, "Relu", conv(&b, "after", sh, 32, 8, 1, 0, 1, 1, 1), "after_r"));
+  /* three groups, one of them the plain graph input */
+  int64_t g5[5] = {-1, 3, 16, 5, 5}, g4[4] = {0, 48, 5, 5};
+  int cat3[3] = {x, a, c};
+  int y3 = gb_node(&b, "Concat", cat3, 3, "cat3");
+  gb_int(&b, "axis", 1);
+  int r3 = binary(&b, "Reshape", y3, gb_const(&b, "g5", ACL__ONNX_INT64, 1, (int64_t[]){5}, g5, 0, 0), "g5r");
+  int t3 = unary(&b, "Transpose", r3, "g5t");
+  gb_ints(&b, "perm", 5, (int64_t[]){0, 2, 1, 3, 4});
+  gb_output(&b, binary(&b, "Reshape", t3, gb_const(&b, "g4", ACL__ONNX_INT64, 1, (int64_t[]){4}, g4, 0, 0), "g4r"));
+  /* the concat's output is read by the shuffle and is a graph output too */
+  int y5 = gb_node(&b, "Concat", cat2, 2, "cat5");
+  gb_int(&b, "axis", 1);
+  gb_output(&b, y5);
+  int r5 = binary(&b, "Reshape", y5, gb_const(&b, "s5c", ACL__ONNX_INT64, 1, (int64_t[]){5}, s5, 0, 0), "r5c");
+  int t5 = unary(&b, "Transpose", r5, "t5c");
+  gb_ints(&b, "perm", 5, (int64_t[]){0, 2, 1, 3, 4});
+  gb_output(&b, binary(&b, "Reshape", t5, gb_const(&b, "s4c", ACL__ONNX_INT64, 1, (int64_t[]){4}, s4, 0, 0), "r4c"));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t n = 1; n <= 8; n += 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 16, 5, 5});
+    compare_run(e, b.g, &f);
+    feed_free(&f);
+  }
+  acl__engine_stats st = stats(e);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  printf("%zu steps, %zu fused\n", st.steps, st.fused);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
+/* Reductions with constant axes, checked against the reference executor: the
+ * global average over a convolution's blocked output without keeping the
+ * axes (ShuffleNet's head: a oneDNN pooling),
+ * ReduceSum with its axes as an input (opset 13), ReduceMax over the channels
+ * and ReduceMin over every axis, keeping them, on the plain graph input. */
+TEST(reductions) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 8, 5, 7});
+  int c = unary(&b, "Relu", conv(&b, "c", x, 8, 24, 3, 1, 1, 1, 1), "cr");
+  int m = unary(&b, "ReduceMean", c, "gap");
+  gb_ints(&b, "axes", 2, (int64_t[]){2, 3});
+  gb_int(&b, "keepdims", 0);
+  gb_output(&b, m);
+  int64_t ax[2] = {-1, 1};
+  gb_output(&b, binary(&b, "ReduceSum", c, gb_const(&b, "ax", ACL__ONNX_INT64, 1, (int64_t[]){2}, ax, 0, 0), "sum"));
+  int mx = unary(&b, "ReduceMax", x, "max");
+  gb_ints(&b, "axes", 1, (int64_t[]){1});
+  gb_output(&b, mx);
+  gb_output(&b, unary(&b, "ReduceMin", x, "min")); /* every axis, kept */
+  acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, 8, 5, 7});
+  /* the global average is a pooling; oneDNN 2.6 has jitted reductions only for some of the others (the rest
+   * stay on the reference kernel, where its reduction would be the reference one too) */
+  CHECK((long)st.ref_steps <= 2);
+  acl__graph_free(b.g);
+}

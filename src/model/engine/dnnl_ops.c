@@ -1131,6 +1131,154 @@ static int concat(eng_build *b, int ni, const int *ins, size_t nin) {
   return rc;
 }
 
+/* The output shape of Reshape node ri applied to dims `in` (ONNX: 0 copies
+ * the input's dimension, -1 is inferred); 0 when its shape is not a
+ * constant this can read. */
+static int reshape_dims(eng_build *b, int ri, int rank_in, const int64_t *in, int *rank, int64_t *out) {
+  const acl__graph_node *n = N(b, ri);
+  for (size_t k = 0; k < n->n_attrs; k++)
+    if (strcmp(n->attrs[k].name, "allowzero") == 0 && n->attrs[k].i != 0)
+      return 0;
+  int sv = n->n_inputs > 1 ? acl__eng_resolve(b->e, n->inputs[1]) : -1;
+  if (sv < 0 || !acl__eng_fold_ahead(b, sv, 0) || V(b, sv)->onnx_type != ACL__ONNX_INT64 || V(b, sv)->rank != 1 ||
+      V(b, sv)->dims[0] < 1 || V(b, sv)->dims[0] > DNNL_MAX_NDIMS)
+    return 0;
+  const int64_t *sh = V(b, sv)->konst.data;
+  int64_t total = acl__op_numel(rank_in, in), known = 1;
+  int infer = -1;
+  *rank = (int)V(b, sv)->dims[0];
+  for (int k = 0; k < *rank; k++) {
+    out[k] = sh[k] == 0 && k < rank_in ? in[k] : sh[k];
+    if (out[k] == -1 && infer < 0)
+      infer = k;
+    else if (out[k] < 1)
+      return 0;
+    else
+      known *= out[k];
+  }
+  if (infer >= 0)
+    out[infer] = known > 0 && total % known == 0 ? total / known : -1;
+  return infer < 0 ? known == total : out[infer] > 0;
+}
+
+/* Like single_next, but Shape and Size nodes do not count: they read only
+ * v's dimensions (exporters compute the next Reshape's shape from them), and
+ * the plan turns them into constants. */
+static int data_next(eng_build *b, int ni, int v) {
+  if (v < 0 || V(b, v)->graph_output)
+    return -1;
+  const acl__graph *g = b->e->g;
+  int found = -1, reads = 0;
+  for (size_t j = (size_t)ni + 1; j < g->n_nodes; j++) {
+    if (b->e->dead[j] || b->skip[j])
+      continue;
+    int shape_only = op_is(b, (int)j, "Shape") || op_is(b, (int)j, "Size");
+    for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+      if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == v) {
+        reads++;
+        if (shape_only)
+          continue;
+        if (found >= 0)
+          return -1;
+        found = (int)j;
+      }
+  }
+  return reads == b->uses_left[v] ? found : -1;
+}
+
+/* ShuffleNet's channel shuffle: Concat of G tensors [N,C,H,W] on the
+ * channels, Reshape to [N,G,C,H,W], Transpose (0,2,1,3,4), Reshape to
+ * [N,G*C,H,W]: output channel c*G+g is channel c of input g.  Done as one
+ * reorder per input straight into its strided place in the plain output
+ * (channel stride G*H*W, starting at channel g), instead of a concat, a
+ * reorder to plain for the Reshape and a transpose, each over the whole
+ * tensor.  Returns 1 when node ni does not start that pattern. */
+static int channel_shuffle(eng_build *b, int ni, const int *ins, size_t nin) {
+  if (nin < 2 || nin > 16 || V(b, ins[0])->rank != 4)
+    return 1;
+  int64_t d[4]; /* a copy: acl__eng_val_new below may move the values */
+  memcpy(d, V(b, ins[0])->dims, sizeof(d));
+  for (size_t k = 0; k < nin; k++)
+    if (!f32(b, ins[k]) || !same_dims(V(b, ins[k]), 4, d))
+      return 1;
+  acl__diags dg = {0};
+  acl__op_ctx c = ctx_of(b, ni, &dg);
+  int axis = acl__op_axis(acl__op_attr_int(&c, "axis", 0), 4);
+  acl__diags_free(&dg);
+  int y = out_of(b, ni, 0);
+  int r1 = data_next(b, ni, y);
+  if (axis != 1 || r1 < 0 || !op_is(b, r1, "Reshape") || acl__eng_resolve(b->e, N(b, r1)->inputs[0]) != y)
+    return 1;
+  int64_t G = (int64_t)nin, cd[4] = {d[0], G * d[1], d[2], d[3]}, d1[DNNL_MAX_NDIMS], d2[DNNL_MAX_NDIMS];
+  int rank1 = 0, rank2 = 0;
+  /* y's dimensions, which Shape nodes computing the Reshape's shape read (acl__eng_fold_ahead); concat
+   * defines y again, with its layout, if this is no shuffle */
+  dnnl_memory_desc_t plain;
+  acl__eng_plain_md(&plain, 4, cd);
+  define(b, y, 4, cd, &plain);
+  if (!reshape_dims(b, r1, 4, cd, &rank1, d1) || rank1 != 5 || d1[0] != d[0] || d1[1] != G || d1[2] != d[1] ||
+      d1[3] != d[2] || d1[4] != d[3])
+    return 1;
+  int y1 = out_of(b, r1, 0), t = data_next(b, r1, y1);
+  if (t < 0 || !op_is(b, t, "Transpose"))
+    return 1;
+  c = ctx_of(b, t, &dg);
+  const int64_t *perm = NULL;
+  int64_t np = acl__op_attr_ints(&c, "perm", &perm);
+  acl__diags_free(&dg);
+  static const int64_t want[5] = {0, 2, 1, 3, 4};
+  if (np != 5 || memcmp(perm, want, sizeof(want)) != 0)
+    return 1;
+  int y2 = out_of(b, t, 0), r2 = data_next(b, t, y2);
+  int64_t td[5] = {d[0], d[1], G, d[2], d[3]};
+  if (r2 < 0 || !op_is(b, r2, "Reshape") || acl__eng_resolve(b->e, N(b, r2)->inputs[0]) != y2 ||
+      !reshape_dims(b, r2, 5, td, &rank2, d2) || rank2 != 4 || memcmp(d2, cd, sizeof(cd)) != 0)
+    return 1;
+  /* input g's place: [N,C,H,W] with the output's batch stride, channel stride G*H*W */
+  dnnl_dims_t dims = {d[0], d[1], d[2], d[3]}, strides = {G * d[1] * d[2] * d[3], G * d[2] * d[3], d[3], 1};
+  dnnl_memory_desc_t place;
+  if (dnnl_memory_desc_init_by_strides(&place, 4, dims, dnnl_f32, strides) != dnnl_success)
+    return 1;
+  dnnl_primitive_desc_t pd[16] = {NULL};
+  int ok = 1;
+  for (size_t g = 0; ok && g < nin; g++) {
+    ok = dnnl_reorder_primitive_desc_create(&pd[g], &V(b, ins[g])->md, b->e->dnnl, &place, b->e->dnnl, NULL) ==
+         dnnl_success;
+    if (!ok)
+      pd[g] = NULL;
+    else if (is_ref(pd[g]))
+      ok = 0; /* oneDNN's reference reorder would cost more than the three passes it replaces */
+  }
+  int z = out_of(b, r2, 0), rc = ok ? 0 : 1;
+  if (ok) {
+    define(b, z, 4, cd, &plain);
+    define_view(b, y, z, 4, cd, &plain); /* the pattern's intermediate values: nobody reads them */
+  }
+  for (size_t g = 0; rc == 0 && g < nin; g++) {
+    int dst = acl__eng_val_new(b->p);
+    rc = dst < 0 ? ACL_ERROR_BAD_ALLOC : 0;
+    if (rc == 0) {
+      define_view(b, dst, z, 4, d, &place);
+      V(b, dst)->view_off = g * (size_t)(d[2] * d[3]) * sizeof(float);
+      eng_arg args[2] = {{DNNL_ARG_FROM, ins[g]}, {DNNL_ARG_TO, dst}};
+      rc = acl__eng_prim_step(b, pd[g], args, 2, "shuffle");
+    }
+  }
+  for (size_t g = 0; g < nin; g++)
+    if (pd[g] != NULL)
+      dnnl_primitive_desc_destroy(pd[g]);
+  absorb(b, r1, z);
+  absorb(b, t, z);
+  absorb(b, r2, z);
+  /* the intermediate values keep their own dimensions, for Shape nodes reading them */
+  dnnl_memory_desc_t md5;
+  acl__eng_plain_md(&md5, 5, d1);
+  define_view(b, y1, z, 5, d1, &md5);
+  acl__eng_plain_md(&md5, 5, td);
+  define_view(b, y2, z, 5, td, &md5);
+  return 0;
+}
+
 static int transpose(eng_build *b, int ni, const int *ins) {
   int x = ins[0];
   if (!f32(b, x))
@@ -1511,6 +1659,116 @@ static int slice(eng_build *b, int ni, const int *ins, size_t nin) {
   return rc;
 }
 
+/* ReduceMean / ReduceSum / ReduceMax / ReduceMin over constant axes (an
+ * attribute, or the second input in newer opsets) as one oneDNN reduction
+ * reading x in its layout, such as the global average over a convolution's
+ * blocked output at the head of ShuffleNet, instead of the reference
+ * kernel's per-element index arithmetic on a plain copy.  keepdims 0 makes
+ * the output a view of the kept-dims result. */
+static int reduce(eng_build *b, int ni, const int *ins, size_t nin) {
+  const char *op = N(b, ni)->op_type;
+  dnnl_alg_kind_t alg = strcmp(op, "ReduceMean") == 0  ? dnnl_reduction_mean
+                        : strcmp(op, "ReduceSum") == 0 ? dnnl_reduction_sum
+                        : strcmp(op, "ReduceMax") == 0 ? dnnl_reduction_max
+                        : strcmp(op, "ReduceMin") == 0 ? dnnl_reduction_min
+                                                       : dnnl_alg_kind_undef;
+  int x = ins[0];
+  if (alg == dnnl_alg_kind_undef || !f32(b, x))
+    return 1;
+  int rank = V(b, x)->rank;
+  if (rank < 1 || rank > DNNL_MAX_NDIMS)
+    return 1;
+  int64_t xd[DNNL_MAX_NDIMS];
+  memcpy(xd, V(b, x)->dims, sizeof(int64_t) * (size_t)rank);
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, ni, &d);
+  const int64_t *axes = NULL;
+  int64_t na = acl__op_attr_ints(&c, "axes", &axes);
+  int keep = (int)acl__op_attr_int(&c, "keepdims", 1);
+  int noop = (int)acl__op_attr_int(&c, "noop_with_empty_axes", 0);
+  acl__diags_free(&d);
+  if (nin > 1 && ins[1] >= 0) {
+    if (na > 0 || !const_ints(b, ins[1], &na) || V(b, ins[1])->onnx_type != ACL__ONNX_INT64)
+      return 1;
+    axes = V(b, ins[1])->konst.data;
+  }
+  int red[DNNL_MAX_NDIMS] = {0};
+  if (na <= 0 && noop)
+    return 1; /* the identity: left to the reference kernel */
+  for (int k = 0; k < rank; k++)
+    red[k] = na <= 0;
+  for (int64_t k = 0; k < na; k++) {
+    int64_t a = axes[k] < 0 ? axes[k] + rank : axes[k];
+    if (a < 0 || a >= rank)
+      return 1;
+    red[a] = 1;
+  }
+  int64_t kd[DNNL_MAX_NDIMS], od[DNNL_MAX_NDIMS];
+  int orank = 0;
+  for (int k = 0; k < rank; k++) {
+    if (xd[k] == 0)
+      return 1; /* empty: the reference kernel knows the identities */
+    kd[k] = red[k] ? 1 : xd[k];
+    if (!red[k] || keep)
+      od[orank++] = kd[k];
+  }
+  if (orank == 0)
+    return 1;
+  /* The mean or maximum over every spatial axis of [N, C, spatial...] is a
+   * global pooling, which oneDNN runs in jitted code on blocked layouts; its
+   * reduction primitive has only the reference kernel for those. */
+  int spatial = rank >= 3 && rank <= 5 && !red[0] && !red[1] && (alg == dnnl_reduction_mean || alg == dnnl_reduction_max);
+  for (int k = 2; k < rank && spatial; k++)
+    spatial = red[k];
+  dnnl_memory_desc_t dst;
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = make_attr(0, NULL, NULL, 1.f);
+  if (attr == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  if (spatial) {
+    dnnl_dims_t st, kern, dl, pad;
+    for (int k = 2; k < rank; k++)
+      st[k - 2] = 1, kern[k - 2] = xd[k], dl[k - 2] = 0, pad[k - 2] = 0;
+    md_any(&dst, rank, kd);
+    dnnl_pooling_v2_desc_t pdsc;
+    if (dnnl_pooling_v2_forward_desc_init(&pdsc, dnnl_forward_inference,
+                                          alg == dnnl_reduction_max ? dnnl_pooling_max : dnnl_pooling_avg_exclude_padding,
+                                          &V(b, x)->md, &dst, st, kern, dl, pad, pad) != dnnl_success ||
+        dnnl_primitive_desc_create(&pd, &pdsc, attr, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+  } else {
+    acl__eng_plain_md(&dst, rank, kd);
+    dnnl_reduction_desc_t rd;
+    if (dnnl_reduction_desc_init(&rd, alg, &V(b, x)->md, &dst, 0.f, 0.f) != dnnl_success ||
+        dnnl_primitive_desc_create(&pd, &rd, attr, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+  }
+  dnnl_primitive_attr_destroy(attr);
+  if (pd != NULL && is_ref(pd)) {
+    dnnl_primitive_desc_destroy(pd); /* no faster than the reference kernel */
+    pd = NULL;
+  }
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0), t = y;
+  if (!keep && (t = acl__eng_val_new(b->p)) < 0) {
+    dnnl_primitive_desc_destroy(pd);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  define(b, t, rank, kd, dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0));
+  eng_arg args[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, t}};
+  int rc = acl__eng_prim_step(b, pd, args, 2, spatial ? "pooling" : "reduction");
+  dnnl_primitive_desc_destroy(pd);
+  if (rc == 0 && t != y && (t = acl__eng_plain(b, t)) < 0)
+    rc = ACL_ERROR_BAD_ALLOC; /* a blocked [N, C, 1, 1] reordered to plain for the view without the 1s */
+  if (rc == 0 && t != y) {
+    dnnl_memory_desc_t omd;
+    acl__eng_plain_md(&omd, orank, od);
+    define_view(b, y, t, orank, od, &omd);
+  }
+  return rc;
+}
+
 /* A constant Pad whose pads are all zero (exporters put one before some
  * AveragePools) changes nothing: its output is its input, in its layout. */
 static int zero_pad(eng_build *b, int ni, const int *ins, size_t nin) {
@@ -1546,8 +1804,10 @@ int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
     return matmul(b, ni, ins, nin);
   if (strcmp(op, "Softmax") == 0 || strcmp(op, "LogSoftmax") == 0)
     return softmax(b, ni, ins, op[0] == 'L');
-  if (strcmp(op, "Concat") == 0)
-    return concat(b, ni, ins, nin);
+  if (strcmp(op, "Concat") == 0) {
+    int r = channel_shuffle(b, ni, ins, nin);
+    return r != 1 ? r : concat(b, ni, ins, nin);
+  }
   if (strcmp(op, "Pad") == 0)
     return zero_pad(b, ni, ins, nin);
   if (strcmp(op, "Slice") == 0)
@@ -1558,8 +1818,13 @@ int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
     return batchnorm(b, ni, ins, nin);
   if (strcmp(op, "LayerNormalization") == 0)
     return layernorm_op(b, ni, ins, nin);
-  if (strcmp(op, "ReduceMean") == 0)
-    return layernorm_chain(b, ni, ins);
+  if (strcmp(op, "ReduceMean") == 0) {
+    int r = layernorm_chain(b, ni, ins);
+    if (r != 1)
+      return r;
+  }
+  if (strncmp(op, "Reduce", 6) == 0)
+    return reduce(b, ni, ins, nin);
   if (strcmp(op, "Div") == 0) {
     int r = gelu_chain(b, ni, ins, nin);
     if (r != 1)

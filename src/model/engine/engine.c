@@ -67,6 +67,115 @@ static void set_threads(int threads) {
     omp_set_threads(threads > 0 ? threads : 1);
 }
 
+/* ---- the OpenMP home thread ------------------------------------------------
+ *
+ * libgomp gives every thread that opens a parallel region a pool of worker
+ * threads of its own, and once it manages more threads than the machine has
+ * CPUs its idle workers spin only ~100 iterations (instead of ~300,000)
+ * before sleeping in the kernel.  An execution run by the synchronising
+ * thread one time (acl__stream_help) and by an executor another time left two
+ * pools: three managed threads on a 2-core machine, so every one of oneDNN's
+ * hundreds of parallel regions per execution paid a futex wake-up of the
+ * worker.  Which thread ran the first executions was a race, so a process
+ * ran ShuffleNetV2 x0.5 in either 1.5 ms or 12 ms, for its whole life.
+ *
+ * So the executions run on one thread of the process, this one, made on
+ * first use: one OpenMP pool, one master, the team exactly the budget; the
+ * thread that hands the work over (an executor, or the caller helping in
+ * aclmdlExecute) sleeps on a condition variable meanwhile instead of taking
+ * a core from the team.  Executions queued here run one after another, each
+ * with the whole budget.  The cost is two wake-ups per execution. */
+
+typedef struct home_job {
+  struct home_job *next;
+  int (*fn)(void *);
+  void *arg;
+  int rc;
+  int done; /* guarded by home_lock */
+} home_job;
+
+static pthread_mutex_t home_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t home_work = PTHREAD_COND_INITIALIZER; /* a job was queued */
+static pthread_cond_t home_done = PTHREAD_COND_INITIALIZER; /* a job finished */
+static home_job *home_head, *home_tail;                     /* guarded by home_lock */
+static int home_state; /* 0: not made yet, 1: running, -1: could not be made (run in place) */
+static _Thread_local int on_home;
+static pthread_once_t home_fork_once = PTHREAD_ONCE_INIT;
+
+/* A fork child has no home thread (only the forking thread survives): it
+ * makes a new one on first use.  The other threads of the parent cannot hold
+ * home_lock in the child's copy, since the lock is held only briefly and the
+ * prepare handler takes it around the fork. */
+static void home_fork_prepare(void) { pthread_mutex_lock(&home_lock); }
+static void home_fork_parent(void) { pthread_mutex_unlock(&home_lock); }
+static void home_fork_child(void) {
+  home_head = home_tail = NULL; /* queued jobs belong to threads the child does not have */
+  home_state = 0;
+  on_home = 0;
+  /* the parent's waiters are not here: fresh condition variables, lest a
+   * signal go to a waiter the child does not have */
+  pthread_cond_init(&home_work, NULL);
+  pthread_cond_init(&home_done, NULL);
+  pthread_mutex_unlock(&home_lock);
+}
+static void home_fork_register(void) { pthread_atfork(home_fork_prepare, home_fork_parent, home_fork_child); }
+
+static void *home_main(void *arg) {
+  (void)arg;
+  on_home = 1;
+  pthread_mutex_lock(&home_lock);
+  for (;;) {
+    while (home_head == NULL)
+      pthread_cond_wait(&home_work, &home_lock);
+    home_job *j = home_head;
+    home_head = j->next;
+    if (home_head == NULL)
+      home_tail = NULL;
+    pthread_mutex_unlock(&home_lock);
+    int rc = j->fn(j->arg);
+    pthread_mutex_lock(&home_lock);
+    j->rc = rc;
+    j->done = 1;
+    pthread_cond_broadcast(&home_done);
+  }
+  return NULL;
+}
+
+int acl__engine_call_home(int (*fn)(void *), void *arg) {
+  if (on_home)
+    return fn(arg);
+  pthread_once(&home_fork_once, home_fork_register);
+  home_job j = {.fn = fn, .arg = arg};
+  pthread_mutex_lock(&home_lock);
+  if (home_state == 0) {
+    pthread_attr_t at;
+    pthread_t t;
+    int ok = pthread_attr_init(&at) == 0;
+    if (ok) {
+      pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED); /* it lives as long as the process */
+      ok = pthread_create(&t, &at, home_main, NULL) == 0;
+      pthread_attr_destroy(&at);
+    }
+    home_state = ok ? 1 : -1;
+    if (!ok)
+      ACL__LOGW(ACL__MOD_GE, "cannot start the engine's thread; executions run on their callers' threads");
+  }
+  if (home_state < 0) {
+    pthread_mutex_unlock(&home_lock);
+    return fn(arg);
+  }
+  if (home_tail != NULL)
+    home_tail->next = &j;
+  else
+    home_head = &j;
+  home_tail = &j;
+  pthread_cond_signal(&home_work);
+  while (!j.done)
+    pthread_cond_wait(&home_done, &home_lock);
+  pthread_mutex_unlock(&home_lock);
+  return j.rc;
+}
+
 /* Values the engine does not carry (its values are dense numeric tensors). */
 static int needs_reference(const acl__graph *g) {
   for (size_t i = 0; i < g->n_tensors; i++)
@@ -603,7 +712,8 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
                    "out of memory for the model's working memory (%zu bytes)", p->arena_bytes);
     return ACL_ERROR_BAD_ALLOC;
   }
-  /* executions running at once share the budget instead of each taking all of it */
+  /* executions running at once share the budget instead of each taking all of it (callers of this function
+   * on several threads, as the unit tests do; aclmdlExecute's come one at a time: acl__engine_call_home) */
   int running = __atomic_add_fetch(&engine_running, 1, __ATOMIC_RELAXED);
   set_threads(threads / running > 0 ? threads / running : 1);
   rc = run_plan(e, p, in, inputs, outputs, n_outputs, diags);

@@ -51,6 +51,12 @@ void acl__engine_destroy(acl__engine *e);
 int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
                     size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags);
 
+/* Runs fn(arg) on the engine's thread (engine.c: one OpenMP master for the
+ * whole process, so that oneDNN keeps one team whichever thread executes a
+ * model) and returns its result; the caller sleeps meanwhile.  fn must set
+ * up anything thread-bound it needs, such as device-memory access. */
+int acl__engine_call_home(int (*fn)(void *), void *arg);
+
 /* Which executor OPENACL_MODEL_ENGINE selects: 1 for the engine (default,
  * "auto"), 0 for the reference executor ("reference").  Read once. */
 int acl__engine_enabled(void);

@@ -149,6 +149,7 @@ typedef struct eng_build {
   int node;                  /* the node being built: steps record it (profile, logs) */
 } eng_build;
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin);
+int acl__eng_fold_ahead(eng_build *b, int v, int depth); /* 1: v is a constant, folded ahead if need be */
 
 /* Byte offset of v's data from its root's (the sum along its chain of views). */
 size_t acl__eng_view_off(const eng_plan *p, int v);

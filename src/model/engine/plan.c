@@ -281,6 +281,50 @@ done:
   return rc;
 }
 
+/* Pattern fusions look ahead at nodes the main loop has not reached, and an
+ * exported model computes their shape inputs at run time (Shape -> Gather ->
+ * Unsqueeze -> Concat -> Reshape) between the nodes of the pattern: this folds
+ * the nodes making value v now, as the main loop would when it got there,
+ * when they depend only on constants and on the dimensions of values already
+ * defined.  Returns 1 when v is a constant (then or already). */
+int acl__eng_fold_ahead(eng_build *b, int v, int depth) {
+  acl__engine *e = b->e;
+  const acl__graph *g = e->g;
+  eng_plan *p = b->p;
+  if (v < 0 || v >= p->n_vals)
+    return 0;
+  if (p->vals[v].kind == ENG_CONST)
+    return 1;
+  if (depth > 16 || v >= (int)g->n_tensors)
+    return 0;
+  int j = g->tensors[v].producer;
+  if (j <= b->node || j >= (int)g->n_nodes || e->dead[j] || b->skip[j] || e->conv_w[j] >= 0 || e->conv_b[j] >= 0)
+    return 0;
+  const acl__graph_node *n = &g->nodes[j];
+  if (n->domain[0] != '\0' || n->n_inputs > 16 || in_list(data_shaped, n->op_type) ||
+      in_list(random_ops, n->op_type))
+    return 0;
+  int dims_only = in_list(shape_only, n->op_type), ins[16];
+  for (size_t k = 0; k < n->n_inputs; k++) {
+    ins[k] = acl__eng_resolve(e, n->inputs[k]);
+    if (ins[k] < 0)
+      continue;
+    if (dims_only ? p->vals[ins[k]].kind == 0 : !acl__eng_fold_ahead(b, ins[k], depth + 1))
+      return 0; /* dimensions not known yet, or not a constant */
+  }
+  int fallback = p->fallback;
+  if (probe(b, j, ins, n->n_inputs, 1) != 0 || p->fallback != fallback) {
+    acl__diags_free(b->diags); /* the main loop meets it again and reports it */
+    p->fallback = fallback;
+    return 0;
+  }
+  b->skip[j] = 1; /* done: the main loop passes it */
+  for (size_t k = 0; k < n->n_inputs; k++)
+    if (ins[k] >= 0)
+      b->uses_left[ins[k]]--;
+  return p->vals[v].kind == ENG_CONST;
+}
+
 /* ---- views ---------------------------------------------------------------- */
 
 size_t acl__eng_view_off(const eng_plan *p, int v) {
