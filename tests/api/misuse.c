@@ -81,42 +81,6 @@ static int alive(void) {
   return 0;
 }
 
-/* The end of every case that ran with the runtime initialised. */
-static int finish(void) {
-  if (alive() != 0)
-    return 1;
-  OK(aclFinalize());
-  return 0;
-}
-
-/* The end of a case that ran before aclInit or after aclFinalize. */
-static int finish_init(void) {
-  OK(aclInit(NULL));
-  return finish();
-}
-
-/* Runs fn(arg) in a new thread (which has no current context). */
-typedef struct thread_job {
-  int (*fn)(void *);
-  void *arg;
-  int rc;
-} thread_job;
-
-static void *thread_main(void *p) {
-  thread_job *j = p;
-  j->rc = j->fn(j->arg);
-  return NULL;
-}
-
-static int in_thread(int (*fn)(void *), void *arg) {
-  thread_job j = {fn, arg, 1};
-  pthread_t t;
-  if (pthread_create(&t, NULL, thread_main, &j) != 0)
-    return 1;
-  pthread_join(t, NULL);
-  return j.rc;
-}
-
 /* ---- the generated matrix: bad handles ------------------------------------ */
 
 enum bad_kind {

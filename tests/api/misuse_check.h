@@ -3,11 +3,14 @@
  * misuse_streams.c, misuse_devices.c, misuse_memory.c): a misuse must
  * return the expected code and leave a message naming the API; a setup step
  * must succeed.  Each check returns 1 from the calling case on failure, so
- * a case is an int function that returns 0 when everything held.
+ * a case is an int function that returns 0 when everything held; a case
+ * ends with finish() (or finish_init() when it left the runtime
+ * uninitialised), which checks the runtime still works.
  */
 #ifndef OPENACL_TESTS_MISUSE_CHECK_H
 #define OPENACL_TESTS_MISUSE_CHECK_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +88,46 @@ static inline void gate_wait(void *arg) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
+}
+
+/* Each matrix defines alive(): after a case, the runtime still works
+ * (device, stream, memory, copies) and is left reset. */
+static int alive(void);
+
+/* The end of every case that ran with the runtime initialised. */
+static inline int finish(void) {
+  if (alive() != 0)
+    return 1;
+  OK(aclFinalize());
+  return 0;
+}
+
+/* The end of a case that ran before aclInit or after aclFinalize. */
+static inline int finish_init(void) {
+  OK(aclInit(NULL));
+  return finish();
+}
+
+/* Runs fn(arg) in a new thread (which has no current context). */
+typedef struct thread_job {
+  int (*fn)(void *);
+  void *arg;
+  int rc;
+} thread_job;
+
+static inline void *thread_main(void *p) {
+  thread_job *j = p;
+  j->rc = j->fn(j->arg);
+  return NULL;
+}
+
+static inline int in_thread(int (*fn)(void *), void *arg) {
+  thread_job j = {fn, arg, 1};
+  pthread_t t;
+  if (pthread_create(&t, NULL, thread_main, &j) != 0)
+    return 1;
+  pthread_join(t, NULL);
+  return j.rc;
 }
 
 #endif

@@ -54,18 +54,6 @@ static int alive(void) {
   return 0;
 }
 
-static int finish(void) {
-  if (alive() != 0)
-    return 1;
-  OK(aclFinalize());
-  return 0;
-}
-
-static int finish_init(void) {
-  OK(aclInit(NULL));
-  return finish();
-}
-
 static int up(void) {
   OK(aclInit(NULL));
   OK(aclrtSetDevice(0));
