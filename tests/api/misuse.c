@@ -2716,31 +2716,11 @@ static int run_case_body(const mcase *c) {
   }
 }
 
+static int run_case_in_child(const void *c) { return run_case_body(c); }
+
 /* Runs one case in a forked child; 1 when it passed. */
 static int run_case(const mcase *c) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    perror("fork");
-    return 0;
-  }
-  if (pid == 0) {
-    alarm(60); /* a hang fails the case instead of the whole test */
-    int rc = run_case_body(c);
-    fflush(NULL);
-    _exit(rc == 0 ? 0 : 1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (ok)
-    printf("PASS misuse/%s/%s\n", c->group, c->name);
-  else if (WIFSIGNALED(status))
-    printf("FAIL misuse/%s/%s (crashed: signal %d)\n", c->group, c->name, WTERMSIG(status));
-  else
-    printf("FAIL misuse/%s/%s\n", c->group, c->name);
-  fflush(stdout);
-  return ok;
+  return misuse_in_child("misuse", c->group, c->name, run_case_in_child, c);
 }
 
 /* Runs every case of `group` (NULL: all); the test fails if any fails. */

@@ -11,10 +11,13 @@
 #define OPENACL_TESTS_MISUSE_CHECK_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 
@@ -128,6 +131,36 @@ static inline int in_thread(int (*fn)(void *), void *arg) {
     return 1;
   pthread_join(t, NULL);
   return j.rc;
+}
+
+/* Runs body(c) in a forked child (a crash or a hang fails the case, not
+ * the whole test) and prints "PASS|FAIL <matrix>/<group>/<name>"; 1 when
+ * it passed. */
+static inline int misuse_in_child(const char *matrix, const char *group, const char *name,
+                                  int (*body)(const void *), const void *c) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    return 0;
+  }
+  if (pid == 0) {
+    alarm(60); /* a hang fails the case instead of the whole test */
+    int rc = body(c);
+    fflush(NULL);
+    _exit(rc == 0 ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (ok)
+    printf("PASS %s/%s/%s\n", matrix, group, name);
+  else if (WIFSIGNALED(status))
+    printf("FAIL %s/%s/%s (crashed: signal %d)\n", matrix, group, name, WTERMSIG(status));
+  else
+    printf("FAIL %s/%s/%s\n", matrix, group, name);
+  fflush(stdout);
+  return ok;
 }
 
 #endif

@@ -846,30 +846,14 @@ static void build_table(void) {
   ADD("state", s_thread_res_of_destroyed_stream);
 }
 
+static int run_case_body(const void *p) {
+  const mcase *c = p;
+  return c->gen_fn >= 0 ? run_stream_case(c->gen_fn, c->gen_kind) : c->fn();
+}
+
+/* Runs one case in a forked child; 1 when it passed. */
 static int run_case(const mcase *c) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    perror("fork");
-    return 0;
-  }
-  if (pid == 0) {
-    alarm(60); /* a hang fails the case instead of the whole test */
-    int rc = c->gen_fn >= 0 ? run_stream_case(c->gen_fn, c->gen_kind) : c->fn();
-    fflush(NULL);
-    _exit(rc == 0 ? 0 : 1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (ok)
-    printf("PASS misuse_devices/%s/%s\n", c->group, c->name);
-  else if (WIFSIGNALED(status))
-    printf("FAIL misuse_devices/%s/%s (crashed: signal %d)\n", c->group, c->name, WTERMSIG(status));
-  else
-    printf("FAIL misuse_devices/%s/%s\n", c->group, c->name);
-  fflush(stdout);
-  return ok;
+  return misuse_in_child("misuse_devices", c->group, c->name, run_case_body, c);
 }
 
 static void run_group(const char *group) {

@@ -631,30 +631,14 @@ static const mcase cases[] = {
 };
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 
+static int run_case_body(const void *p) {
+  const mcase *c = p;
+  return c->fn();
+}
+
+/* Runs one case in a forked child; 1 when it passed. */
 static int run_case(const mcase *c) {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    perror("fork");
-    return 0;
-  }
-  if (pid == 0) {
-    alarm(60); /* a hang fails the case instead of the whole test */
-    int rc = c->fn();
-    fflush(NULL);
-    _exit(rc == 0 ? 0 : 1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (ok)
-    printf("PASS misuse_memory/%s/%s\n", c->group, c->name);
-  else if (WIFSIGNALED(status))
-    printf("FAIL misuse_memory/%s/%s (crashed: signal %d)\n", c->group, c->name, WTERMSIG(status));
-  else
-    printf("FAIL misuse_memory/%s/%s\n", c->group, c->name);
-  fflush(stdout);
-  return ok;
+  return misuse_in_child("misuse_memory", c->group, c->name, run_case_body, c);
 }
 
 static void run_group(const char *group) {
