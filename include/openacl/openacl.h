@@ -92,6 +92,15 @@ ACL_FUNC_VISIBILITY aclError openaclRecordError(const char *api, aclError code, 
  * otherwise; ACL_ERROR_RT_INVALID_DEVICEID for an id that is no device. */
 ACL_FUNC_VISIBILITY aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism);
 
+/* An aclmdlSetConfigOpt attribute of openacl's, outside the vendor's
+ * aclmdlConfigAttr values: the precision mode aclmdlLoadWithConfig loads the
+ * model in, named as the vendor's model converter names them
+ * ("must_keep_origin_dtype", "allow_mix_precision", "force_fp16", ...;
+ * docs/models.md, "Precision modes").  attrValue is the address of a
+ * `const char *`, valueSize sizeof(const char *); the string is copied.  It
+ * overrides OPENACL_PRECISION_MODE for that load. */
+#define OPENACL_MDL_PRECISION_MODE_PTR 0x0A01
+
 #ifdef __cplusplus
 }
 #endif

@@ -140,6 +140,87 @@ static PYACL_FASTCALL(py_query_size_from_mem) {
   return pyacl_tuple2_ret(PyLong_FromSize_t(work), PyLong_FromSize_t(weight), ret);
 }
 
+/* ---- loading with a configuration handle --------------------------------- */
+
+static PYACL_FASTCALL(py_create_config_handle) {
+  (void)self;
+  (void)args;
+  (void)nargs;
+  return pyacl_ptr(aclmdlCreateConfigHandle());
+}
+
+static PYACL_FASTCALL(py_destroy_config_handle) {
+  (void)self;
+  void *h;
+  if (!pyacl_parse("acl.mdl.destroy_config_handle", args, nargs, "p", &h))
+    return NULL;
+  return pyacl_ret(aclmdlDestroyConfigHandle((aclmdlConfigHandle *)h));
+}
+
+/* value by attribute, as pyACL takes it: a str for the string attributes
+ * (C copies it), an int of 4 bytes for the ..._INT32 ones, an address for
+ * the ..._PTR ones, an int of 8 bytes for the rest. */
+static PYACL_FASTCALL(py_set_config_opt) {
+  (void)self;
+  void *h;
+  int attr;
+  PyObject *value;
+  if (!pyacl_parse("acl.mdl.set_config_opt", args, nargs, "piO", &h, &attr, &value))
+    return NULL;
+  aclmdlConfigHandle *ch = (aclmdlConfigHandle *)h;
+  aclmdlConfigAttr a = (aclmdlConfigAttr)attr;
+  if (PyUnicode_Check(value)) {
+    const char *s = PyUnicode_AsUTF8(value);
+    if (s == NULL)
+      return NULL;
+    return pyacl_ret(aclmdlSetConfigOpt(ch, a, &s, sizeof(s)));
+  }
+  if (!PyLong_Check(value) || PyBool_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "acl.mdl.set_config_opt: value must be an int or a str, not %.80s",
+                 Py_TYPE(value)->tp_name);
+    return NULL;
+  }
+  if (attr == ACL_MDL_PRIORITY_INT32 || attr == ACL_MDL_WITHOUT_GRAPH_INT32) {
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred())
+      return NULL;
+    if (v < INT32_MIN || v > INT32_MAX) {
+      PyErr_Format(PyExc_OverflowError, "acl.mdl.set_config_opt: %ld does not fit an int32", v);
+      return NULL;
+    }
+    int32_t x = (int32_t)v;
+    return pyacl_ret(aclmdlSetConfigOpt(ch, a, &x, sizeof(x)));
+  }
+  int is_ptr = attr == ACL_MDL_MEM_ADDR_PTR || attr == ACL_MDL_WEIGHT_ADDR_PTR || attr == ACL_MDL_WORKSPACE_ADDR_PTR ||
+               attr == ACL_MDL_INPUTQ_ADDR_PTR || attr == ACL_MDL_OUTPUTQ_ADDR_PTR || attr == ACL_MDL_MODEL_DESC_PTR ||
+               attr == ACL_MDL_KERNEL_PTR || attr == ACL_MDL_KERNEL_ARGS_PTR || attr == ACL_MDL_STATIC_TASK_PTR ||
+               attr == ACL_MDL_DYNAMIC_TASK_PTR || attr == ACL_MDL_FIFO_PTR || attr == ACL_MDL_PATH_PTR ||
+               attr == ACL_MDL_WEIGHT_PATH_PTR || attr == OPENACL_MDL_PRECISION_MODE_PTR;
+  if (is_ptr) {
+    void *p = PyLong_AsVoidPtr(value);
+    if (p == NULL && PyErr_Occurred())
+      return NULL;
+    return pyacl_ret(aclmdlSetConfigOpt(ch, a, &p, sizeof(p)));
+  }
+  size_t v = PyLong_AsSize_t(value);
+  if (v == (size_t)-1 && PyErr_Occurred())
+    return NULL;
+  return pyacl_ret(aclmdlSetConfigOpt(ch, a, &v, sizeof(v)));
+}
+
+static PYACL_FASTCALL(py_load_with_config) {
+  (void)self;
+  void *h;
+  if (!pyacl_parse("acl.mdl.load_with_config", args, nargs, "p", &h))
+    return NULL;
+  uint32_t id = 0;
+  aclError ret;
+  Py_BEGIN_ALLOW_THREADS
+  ret = aclmdlLoadWithConfig((const aclmdlConfigHandle *)h, &id);
+  Py_END_ALLOW_THREADS
+  return pyacl_tuple_ret(PyLong_FromUnsignedLong(id), ret);
+}
+
 /* ---- descriptions ------------------------------------------------------- */
 
 static PYACL_FASTCALL(py_create_desc) {
@@ -408,6 +489,10 @@ PyMethodDef pyacl_mdl_methods[] = {
     PYACL_FN("load_from_mem", py_load_from_mem),
     PYACL_FN("load_from_file_with_mem", py_load_from_file_with_mem),
     PYACL_FN("load_from_mem_with_mem", py_load_from_mem_with_mem),
+    PYACL_FN("load_with_config", py_load_with_config),
+    PYACL_FN("create_config_handle", py_create_config_handle),
+    PYACL_FN("destroy_config_handle", py_destroy_config_handle),
+    PYACL_FN("set_config_opt", py_set_config_opt),
     PYACL_FN("unload", py_unload),
     PYACL_FN("query_size", py_query_size),
     PYACL_FN("query_size_from_mem", py_query_size_from_mem),

@@ -328,11 +328,6 @@ PyMethodDef pyacl_mdl_dims_methods[] = {
  * those builds load too.
  */
 const pyacl_stub pyacl_mdl_stubs[] = {
-    /* config handles and loading with a config */
-    {"load_with_config", "aclmdlLoadWithConfig", "p", PYACL_VAL_RET},
-    {"create_config_handle", "aclmdlCreateConfigHandle", "", PYACL_HANDLE},
-    {"destroy_config_handle", "aclmdlDestroyConfigHandle", "p", PYACL_RET},
-    {"set_config_opt", "aclmdlSetConfigOpt", "piO", PYACL_RET},
     /* bundles */
     {"bundle_load_from_file", "aclmdlBundleLoadFromFile", "s", PYACL_VAL_RET},
     {"bundle_load_from_mem", "aclmdlBundleLoadFromMem", "pz", PYACL_VAL_RET},

@@ -558,6 +558,13 @@ int acl__process_require_init(const char *api) {
                    "openacl is not initialised. Remedy: call aclInit first");
 }
 
+int acl__process_precision_mode(void) {
+  acl__proc_lock();
+  int m = acl__proc.initialised ? acl__proc.env.precision_mode : 0;
+  acl__proc_unlock();
+  return m;
+}
+
 const acl__hal_info *acl__process_hal_info(void) {
   acl__proc_lock();
   const acl__hal_info *h = acl__proc.initialised ? &acl__proc.hal : NULL;

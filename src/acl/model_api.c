@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "acl/model_load.h"
 #include "acl/process.h"
 #include "common/diag.h"
 #include "common/errmsg.h"
@@ -101,9 +102,8 @@ static int load_with_mem(const char *api, acl__context *ctx, acl__graph *g, acl_
   return acl__model_weights_move(api, g, mem->weight, mem->weight_size);
 }
 
-/* After the public function checked aclInit and its model argument. */
-static int load_common(const char *api, const char *path, const void *data, size_t size, acl__model_mem *mem,
-                       uint32_t *modelId) {
+int acl__mdl_load(const char *api, const char *path, const void *data, size_t size, acl__model_mem *mem,
+                  int precision, uint32_t *modelId) {
   int rc = 0;
   if (modelId == NULL)
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "modelId is NULL; pass where to store the id");
@@ -135,7 +135,7 @@ static int load_common(const char *api, const char *path, const void *data, size
     acl__graph_free(g);
     return rc;
   }
-  return acl__model_add(api, g, ctx, mem, modelId); /* takes g */
+  return acl__model_add(api, g, ctx, mem, precision, modelId); /* takes g */
 }
 
 aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
@@ -144,7 +144,7 @@ aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
     return rc;
   if (modelPath == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelPath is NULL; pass the path of an .onnx file");
-  return load_common(__func__, modelPath, NULL, 0, NULL, modelId);
+  return acl__mdl_load(__func__, modelPath, NULL, 0, NULL, acl__process_precision_mode(), modelId);
 }
 
 aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
@@ -153,7 +153,7 @@ aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelI
     return rc;
   if (model == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
-  return load_common(__func__, NULL, model, modelSize, NULL, modelId);
+  return acl__mdl_load(__func__, NULL, model, modelSize, NULL, acl__process_precision_mode(), modelId);
 }
 
 aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr, size_t workSize,
@@ -164,7 +164,7 @@ aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, voi
   if (modelPath == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelPath is NULL; pass the path of an .onnx file");
   acl__model_mem mem = {workPtr, workSize, weightPtr, weightSize};
-  return load_common(__func__, modelPath, NULL, 0, &mem, modelId);
+  return acl__mdl_load(__func__, modelPath, NULL, 0, &mem, acl__process_precision_mode(), modelId);
 }
 
 aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId, void *workPtr,
@@ -175,7 +175,7 @@ aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t 
   if (model == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "model is NULL; pass the bytes of an .onnx file");
   acl__model_mem mem = {workPtr, workSize, weightPtr, weightSize};
-  return load_common(__func__, NULL, model, modelSize, &mem, modelId);
+  return acl__mdl_load(__func__, NULL, model, modelSize, &mem, acl__process_precision_mode(), modelId);
 }
 
 /* aclmdlQuerySize*: the sizes a ...WithMem load needs (worksize.c). */

@@ -17,6 +17,9 @@ int acl__process_require_init(const char *api);
 /* Device information collected by aclInit; NULL before aclInit.  Valid until
  * aclFinalize. */
 const acl__hal_info *acl__process_hal_info(void);
+/* OPENACL_PRECISION_MODE as aclInit read it: an ACL__PREC_* value (float32
+ * when not initialised). */
+int acl__process_precision_mode(void);
 
 /* fork() handlers (fork.c registers them once per process). */
 void acl__process_atfork_prepare(void);

@@ -4,6 +4,7 @@
  * reported as a warning; nothing is ignored silently.
  */
 #include "common/env.h"
+#include "common/precision.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -264,6 +265,11 @@ int acl__env_load(acl__env *env, acl__diags *diags) {
       acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_MEMORY_PROTECTION",
                      "value '%s' is not one of auto, pkeys, alias, off; using auto instead", mp);
   }
+  const char *pm = getenv("OPENACL_PRECISION_MODE");
+  if (pm != NULL && *pm != '\0' && acl__precision_parse(pm, &env->precision_mode) != 0)
+    acl__diags_add(diags, ACL__DIAG_WARNING, 0, "OPENACL_PRECISION_MODE",
+                   "value '%s' is not a precision mode (%s); using must_keep_origin_dtype (float32) instead", pm,
+                   acl__precision_names());
 
   acl__env_parse_device_list(getenv("ASCEND_RT_VISIBLE_DEVICES"), 0, &env->rt_visible_devices);
   acl__env_parse_device_list(getenv("ASCEND_VISIBLE_DEVICES"), 1, &env->visible_devices);

@@ -174,7 +174,7 @@ int acl__model_describe(const char *api, const acl__graph *g, acl__model_iodesc 
 }
 
 int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, const acl__model_mem *mem,
-                   uint32_t *id) {
+                   int precision, uint32_t *id) {
   acl__model *m = calloc(1, sizeof(*m));
   if (m == NULL) {
     if (mem != NULL && mem->weight != NULL)
@@ -187,6 +187,7 @@ int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, con
   m->device_id = ctx != NULL ? ctx->dev->id : -1;
   m->refs = 1;
   m->cur_gear = -1;
+  m->precision = precision;
   if (mem != NULL) {
     m->work_mem = mem->work;
     m->work_size = mem->work_size;

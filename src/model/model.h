@@ -82,6 +82,7 @@ typedef struct acl__model {
    * an executor thread (which may read weights held in device memory);
    * published with an atomic compare-and-swap, freed with the model */
   struct acl__engine *engine;
+  int precision;             /* ACL__PREC_*: the load's precision mode, for the engine */
   int refs;                  /* registry lock: the registry's own + one per acquire */
   struct acl__model *next;   /* registry lock */
 } acl__model;
@@ -93,9 +94,11 @@ typedef struct acl__model {
 int acl__model_describe(const char *api, const acl__graph *g, acl__model_iodesc *io, struct acl__gears **gears);
 /* Registers a loaded graph made in context ctx (the model takes the graph,
  * also on failure).  mem: the memory of a ...WithMem load, whose weight part
- * already holds the initializers (acl__model_weights_move), or NULL.  0 and
+ * already holds the initializers (acl__model_weights_move), or NULL.
+ * precision: an ACL__PREC_* value (common/precision.h) for its engine.  0 and
  * *id, or the recorded failure (a bad gear variable, ACL_ERROR_BAD_ALLOC). */
-int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, const acl__model_mem *mem, uint32_t *id);
+int acl__model_add(const char *api, acl__graph *g, struct acl__context *ctx, const acl__model_mem *mem,
+                   int precision, uint32_t *id);
 /* The gear last chosen on model id, or -1 (none chosen, or not loaded).
  * Records nothing. */
 int acl__model_cur_gear(uint32_t id);

@@ -238,7 +238,7 @@ static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
   acl__model *m = r->m;
   acl__engine *e = __atomic_load_n(&m->engine, __ATOMIC_ACQUIRE);
   if (e == NULL && acl__engine_enabled()) {
-    int rc = acl__engine_create(m->graph, &e, diags);
+    int rc = acl__engine_create(m->graph, m->precision, &e, diags);
     if (rc != 0)
       return rc;
     acl__engine *expected = NULL;

@@ -193,6 +193,7 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_ALLOCATOR_DESC: return "allocator descriptor";
   case ACL__H_LABEL: return "label";
   case ACL__H_LABEL_LIST: return "label list";
+  case ACL__H_MODEL_CONFIG: return "model load configuration";
   default: return "handle";
   }
 }

@@ -63,6 +63,7 @@ typedef enum acl__handle_type {
   ACL__H_ALLOCATOR_DESC, /* aclrtAllocatorDesc (allocator.c) */
   ACL__H_LABEL,          /* aclrtLabel (label.c) */
   ACL__H_LABEL_LIST,     /* aclrtLabelList (label.c) */
+  ACL__H_MODEL_CONFIG,   /* aclmdlConfigHandle (src/acl/model_config_api.c) */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 

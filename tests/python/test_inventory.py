@@ -1478,6 +1478,33 @@ def _(e):
     acl.mdl.unload(mid)
 
 
+@good("acl.mdl.create_config_handle", "acl.mdl.set_config_opt", "acl.mdl.load_with_config",
+      "acl.mdl.destroy_config_handle")
+def _(e):
+    ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_PATH_PTR, ACL_MDL_MEM_ADDR_PTR, ACL_MDL_MEM_SIZET = 1, 2, 3, 4
+    ACL_MDL_PRIORITY_INT32, OPENACL_MDL_PRECISION_MODE_PTR = 0, 0x0A01
+    h = e.call("acl.mdl.create_config_handle")
+    assert h
+    e.call("acl.mdl.set_config_opt", h, ACL_MDL_LOAD_TYPE_SIZET, 1)  # ACL_MDL_LOAD_FROM_FILE
+    e.call("acl.mdl.set_config_opt", h, ACL_MDL_PATH_PTR, e.path)  # a str: C copies it
+    e.call("acl.mdl.set_config_opt", h, ACL_MDL_PRIORITY_INT32, 1)
+    e.call("acl.mdl.set_config_opt", h, OPENACL_MDL_PRECISION_MODE_PTR, "allow_mix_precision")
+    assert acl.mdl.set_config_opt(h, OPENACL_MDL_PRECISION_MODE_PTR, "fastest") == 100000
+    assert "not a precision mode" in acl.get_recent_err_msg()
+    mid, _r = e.call("acl.mdl.load_with_config", h)
+    assert mid >= 1
+    acl.mdl.unload(mid)
+    e.call("acl.mdl.set_config_opt", h, ACL_MDL_LOAD_TYPE_SIZET, 3)  # ACL_MDL_LOAD_FROM_MEM
+    e.call("acl.mdl.set_config_opt", h, ACL_MDL_MEM_ADDR_PTR, e.model_ptr)
+    e.call("acl.mdl.set_config_opt", h, ACL_MDL_MEM_SIZET, len(e.model_bytes))
+    mid, _r = e.call("acl.mdl.load_with_config", h)
+    assert mid >= 1
+    acl.mdl.unload(mid)
+    with pytest.raises(TypeError):
+        acl.mdl.set_config_opt(h, ACL_MDL_MEM_SIZET, 1.5)
+    e.call("acl.mdl.destroy_config_handle", h)
+
+
 @good("acl.mdl.create_desc", "acl.mdl.destroy_desc", "acl.mdl.get_desc", "acl.mdl.get_desc_from_file",
       "acl.mdl.get_desc_from_mem")
 def _(e):

@@ -245,7 +245,7 @@ static void compare_run(acl__engine *e, const acl__graph *g, const feed *f) {
 static acl__engine *make_engine(const acl__graph *g) {
   acl__engine *e = NULL;
   acl__diags d = {0};
-  CHECK_INT_EQ(acl__engine_create(g, &e, &d), 0);
+  CHECK_INT_EQ(acl__engine_create(g, ACL__PREC_FP32, &e, &d), 0);
   acl__diags_free(&d);
   return e;
 }

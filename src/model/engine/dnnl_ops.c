@@ -410,14 +410,33 @@ static int in_layout(eng_build *b, int src, const dnnl_memory_desc_t *md) {
   return c;
 }
 
-static void md_any(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+static void md_any_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt) {
   dnnl_dims_t d;
   for (int k = 0; k < rank; k++)
     d[k] = dims[k];
-  dnnl_memory_desc_init_by_tag(md, rank, d, dnnl_f32, dnnl_format_tag_any);
+  dnnl_memory_desc_init_by_tag(md, rank, d, dt, dnnl_format_tag_any);
+}
+
+/* Dense row-major dims of type dt. */
+static void plain_md_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt) {
+  acl__eng_plain_md(md, rank, dims);
+  if (dt != dnnl_f32) {
+    dnnl_dims_t d, st;
+    for (int k = 0; k < rank; k++) {
+      d[k] = dims[k];
+      st[k] = md->format_desc.blocking.strides[k];
+    }
+    dnnl_memory_desc_init_by_strides(md, rank, d, dt, st);
+  }
+}
+
+static void md_any(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+  md_any_dt(md, rank, dims, dnnl_f32);
 }
 
 /* ---- Conv ------------------------------------------------------------------ */
+
+static int is_ref(const_dnnl_primitive_desc_t pd);
 
 static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   int x = ins[0], w = nin > 1 ? ins[1] : -1, bias = nin > 2 ? ins[2] : -1;
@@ -495,25 +514,39 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   else
     md_any(&dst_md, rank, od);
 
+  /* attempts: in bfloat16 (a precision mode; not a first layer read as it
+   * is) with the fusions, in float32 with them, in float32 without them */
   dnnl_primitive_desc_t pd = NULL;
-  for (int attempt = 0; attempt < 2 && pd == NULL; attempt++) {
-    if (attempt == 1) {
+  int lowp = 0;
+  for (int attempt = b->e->bf16 && src_any.format_kind == dnnl_format_kind_any ? 0 : 1; attempt < 3 && pd == NULL;
+       attempt++) {
+    if (attempt == 2) {
       if (sum_x < 0 && act_node < 0)
         break;
       sum_x = add_node = act_node = mul_node = -1;
       po.n = 0;
       md_any(&dst_md, rank, od);
     }
+    lowp = attempt == 0;
+    dnnl_memory_desc_t s_md = src_any, w_md = w_any;
+    if (lowp) {
+      md_any_dt(&s_md, rank, X->dims, dnnl_bf16);
+      md_any_dt(&w_md, wr, wd, dnnl_bf16);
+    }
     dnnl_convolution_desc_t cd;
     dnnl_primitive_attr_t attr = make_attr(sum_x >= 0, &po, NULL, 1.f);
     if (attr == NULL)
       return ACL_ERROR_BAD_ALLOC;
-    if (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &src_any,
-                                                   &w_any, bias >= 0 ? &b_md : NULL, &dst_md, st, dl, pl,
+    if (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &s_md,
+                                                   &w_md, bias >= 0 ? &b_md : NULL, &dst_md, st, dl, pl,
                                                    pr) != dnnl_success ||
         dnnl_primitive_desc_create(&pd, &cd, attr, b->e->dnnl, NULL) != dnnl_success)
       pd = NULL;
     dnnl_primitive_attr_destroy(attr);
+    if (pd != NULL && lowp && is_ref(pd)) {
+      dnnl_primitive_desc_destroy(pd); /* no fast bfloat16 kernel for this one */
+      pd = NULL;
+    }
   }
   if (pd == NULL)
     return 1;
@@ -534,6 +567,8 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     }
     eng_arg args[4] = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_WEIGHTS, wr_v}, {DNNL_ARG_DST, dst}, {DNNL_ARG_BIAS, bv}};
     rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "convolution");
+    if (lowp)
+      b->p->bf16_steps++;
     absorb(b, add_node, y);
     absorb(b, act_node, y);
     absorb(b, mul_node, y);
@@ -855,26 +890,50 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnn
   tail_activation(b, add_node >= 0 ? add_node : ni, last, &po, &act_node, &mul_node);
   dnnl_memory_desc_t dst;
   acl__eng_plain_md(&dst, r, od);
-  dnnl_matmul_desc_t md;
+  /* constant weights in the layout oneDNN prefers, reordered once; in a
+   * precision mode both operands in bfloat16 (then in float32 if oneDNN has
+   * no fast kernel for that) */
+  int wconst = V(b, sw)->kind == ENG_CONST, lowp = b->e->bf16;
   dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, alpha);
-  if (attr == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  if (dnnl_matmul_desc_init(&md, &V(b, sa)->md, &V(b, sw)->md, bias >= 0 ? bias_md : NULL, &dst) != dnnl_success ||
-      dnnl_primitive_desc_create(&pd, &md, attr, b->e->dnnl, NULL) != dnnl_success)
-    pd = NULL;
-  dnnl_primitive_attr_destroy(attr);
+  for (; lowp >= 0 && pd == NULL; lowp--) {
+    dnnl_memory_desc_t a_md = V(b, sa)->md, w_md = V(b, sw)->md;
+    if (lowp)
+      plain_md_dt(&a_md, r, V(b, sa)->dims, dnnl_bf16);
+    if (wconst)
+      md_any_dt(&w_md, r, V(b, sw)->dims, lowp ? dnnl_bf16 : dnnl_f32);
+    else if (lowp)
+      plain_md_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
+    dnnl_matmul_desc_t md;
+    dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, alpha);
+    if (attr == NULL)
+      return ACL_ERROR_BAD_ALLOC;
+    if (dnnl_matmul_desc_init(&md, &a_md, &w_md, bias >= 0 ? bias_md : NULL, &dst) != dnnl_success ||
+        dnnl_primitive_desc_create(&pd, &md, attr, b->e->dnnl, NULL) != dnnl_success)
+      pd = NULL;
+    dnnl_primitive_attr_destroy(attr);
+    if (pd != NULL && lowp && is_ref(pd)) {
+      dnnl_primitive_desc_destroy(pd);
+      pd = NULL;
+    }
+  }
+  lowp++; /* the loop's last decrement */
   if (pd == NULL)
     return 1;
+  const dnnl_memory_desc_t *qa = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+  const dnnl_memory_desc_t *qw = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  int xa = in_layout(b, sa, qa);
+  int xw = xa < 0 ? -1 : wconst ? const_reordered(b, sw, &V(b, sw)->md, qw) : in_layout(b, sw, qw);
   int bv = bias >= 0 ? view_as(b, bias, r, bias_md->dims, bias_md) : -2;
-  if (bv == -1) {
+  if (xa < 0 || xw < 0 || bv == -1) {
     dnnl_primitive_desc_destroy(pd);
     return ACL_ERROR_BAD_ALLOC;
   }
   define(b, y, r, od, &dst);
-  eng_arg args[4] = {{DNNL_ARG_SRC, sa}, {DNNL_ARG_WEIGHTS, sw}, {DNNL_ARG_DST, y}, {DNNL_ARG_BIAS, bv}};
+  eng_arg args[4] = {{DNNL_ARG_SRC, xa}, {DNNL_ARG_WEIGHTS, xw}, {DNNL_ARG_DST, y}, {DNNL_ARG_BIAS, bv}};
   int rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "matmul");
   dnnl_primitive_desc_destroy(pd);
+  if (rc == 0 && lowp)
+    b->p->bf16_steps++;
   if (rc == 0) {
     absorb(b, add_node, y);
     absorb(b, act_node, y);

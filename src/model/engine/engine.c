@@ -335,7 +335,21 @@ static int rewrite(acl__engine *e) {
   return 0;
 }
 
-int acl__engine_create(const acl__graph *g, acl__engine **out, acl__diags *diags) {
+/* Whether a lower precision applies: only on a CPU whose vector units
+ * multiply bfloat16, where it is faster; elsewhere float32, said once. */
+static int want_bf16(int precision) {
+  if (precision != ACL__PREC_BF16)
+    return 0;
+  if (acl__precision_cpu_bf16())
+    return 1;
+  static int said;
+  if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    ACL__LOGI(ACL__MOD_GE, "precision mode: this CPU has no bfloat16 units (AVX512-BF16 or AMX); models run in "
+                           "float32");
+  return 0;
+}
+
+int acl__engine_create(const acl__graph *g, int precision, acl__engine **out, acl__diags *diags) {
   *out = NULL;
   int rc = acl__exec_check_supported(g, diags); /* every node has a reference kernel */
   if (rc != 0)
@@ -345,6 +359,7 @@ int acl__engine_create(const acl__graph *g, acl__engine **out, acl__diags *diags
   if (e != NULL) {
     e->g = g;
     e->opset = acl__graph_opset_version(g, "");
+    e->bf16 = want_bf16(precision);
     e->dead = calloc(nn, 1);
     e->alias = malloc(nt * sizeof(int));
     e->consumers = calloc(nt, sizeof(int));
@@ -444,6 +459,7 @@ static void stats_of(acl__engine *e, const eng_plan *p) {
       st->ref_steps++;
   }
   st->fused = e->folded + p->fused;
+  st->bf16_steps = p->bf16_steps;
   st->arena_bytes = p->arena_bytes;
   st->fallback = p->fallback;
 }
@@ -483,9 +499,10 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int *
     e->n_plans++;
     stats_of(e, p);
     e->last.build_ms = now_ms() - t0;
-    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu reference), %zu nodes fused, "
-              "arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps, e->last.ref_steps,
-              e->last.fused, p->arena_bytes, p->fallback ? ", runs on the reference executor" : "");
+    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu in bfloat16, %zu reference), "
+              "%zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps,
+              e->last.bf16_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
+              p->fallback ? ", runs on the reference executor" : "");
     /* drop the least recently used plan nobody is running */
     if (e->n_plans > ENG_MAX_PLANS) {
       eng_plan **lp = NULL, *q, **qp;

@@ -33,15 +33,18 @@
 #include <stddef.h>
 
 #include "common/diag.h"
+#include "common/precision.h"
 #include "model/exec.h"
 #include "model/graph.h"
 
 typedef struct acl__engine acl__engine;
 
-/* Prepares `g` (which must outlive the engine).  Returns 0 with *out set, or
- * ACL_ERROR_BAD_ALLOC.  Never fails for a graph the reference executor can
+/* Prepares `g` (which must outlive the engine).  precision: an ACL__PREC_*
+ * value (common/precision.h); bfloat16 applies only where the CPU computes
+ * it natively, else float32 with an INFO log line.  Returns 0 with *out set,
+ * or ACL_ERROR_BAD_ALLOC.  Never fails for a graph the reference executor can
  * run: what the engine cannot do is left to the reference kernels. */
-int acl__engine_create(const acl__graph *g, acl__engine **out, acl__diags *diags);
+int acl__engine_create(const acl__graph *g, int precision, acl__engine **out, acl__diags *diags);
 void acl__engine_destroy(acl__engine *e);
 
 /* Runs the graph; the same contract as acl__exec_run (exec.h): `inputs` are
@@ -71,6 +74,7 @@ typedef struct acl__engine_stats {
   size_t arena_bytes;    /* the newest plan's arena */
   int fallback;          /* the newest input shapes run on the reference executor */
   double build_ms;       /* time the newest plan took to build */
+  size_t bf16_steps;     /* primitives of the newest plan that compute in bfloat16 */
 } acl__engine_stats;
 void acl__engine_get_stats(acl__engine *e, acl__engine_stats *st);
 

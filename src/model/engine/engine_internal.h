@@ -100,6 +100,7 @@ typedef struct eng_plan {
   size_t scratch_bytes;
   int fallback;              /* run this shape on the reference executor */
   size_t fused;
+  size_t bf16_steps;         /* primitives computing in bfloat16 */
   pthread_mutex_t lock;      /* guards `free` and the profile */
   eng_inst *free;
   double *prof_ms;           /* OPENACL_MODEL_PROFILE: per step, ms summed over runs (else NULL) */
@@ -121,6 +122,7 @@ struct acl__engine {
   int *consumers;            /* per value: how many node inputs read it (+1 for graph outputs) */
   size_t folded;
   int reference_only;        /* strings or sequences: the reference executor runs it all */
+  int bf16;                  /* convolutions and matrix products read bfloat16 (ACL__PREC_BF16 on a CPU with it) */
   int work_busy;             /* an execution uses the caller's work memory (atomic) */
   pthread_mutex_t lock;      /* guards the plan list */
   eng_plan *plans;
