@@ -8,7 +8,7 @@
 #
 #   bench/models/run.sh [--build DIR] [--onnx DIR] [--ort DIR] [--require-ort | --no-ort] [--runs N]
 #                       [--iters N] [--warmup N] [--threads N] [--models LIST] [--batches LIST] [--quick]
-#                       [--no-check] [--keep DIR]
+#                       [--no-check] [--keep DIR] [--precision MODE | --precision none]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +31,8 @@ ort_version=1.30.0
 ort=${OPENACL_ORT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/openacl/onnxruntime-node-$ort_version}
 use_ort=auto
 batches="1 8"
+# the reduced-precision side: openacl again with OPENACL_PRECISION_MODE set, in rows of its own
+precision=allow_mix_precision
 check=1
 keep=
 
@@ -55,6 +57,9 @@ usage: $prog [options]
   --quick         smoke test: resnet18, batch 1, 1 run, 1 iteration, no warm-up
   --no-check      skip the cross-check of the sides' outputs (done in run 1)
   --keep DIR      keep the raw JSON lines, outputs and logs in DIR
+  --precision M   also run openacl in precision mode M (default $precision: bfloat16 convolutions and
+                  matrix products where the CPU has bfloat16 units); its rows (speed, top-1 agreement and
+                  error against openacl in float32) form a table of their own. none: leave it out
 EOF
   exit 2
 }
@@ -80,6 +85,7 @@ while [ $# -gt 0 ]; do
   --quick) models=resnet18; batches=1; runs=1; iters=1; warmup=0; shift ;;
   --no-check) check=0; shift ;;
   --keep) need_arg "$@"; keep=$2; shift 2 ;;
+  --precision) need_arg "$@"; precision=$2; shift 2 ;;
   -h | --help) usage ;;
   *) echo "$prog: unknown option '$1'" >&2; usage ;;
   esac
@@ -117,6 +123,7 @@ if [ "$use_ort" != no ]; then
     echo "$prog: note: ONNX Runtime is not installed (no node, or no $ort/node_modules/onnxruntime-node): running without it; scripts/install-deps.sh --bench installs it" >&2
   fi
 fi
+[ "$precision" != none ] && sides+=(openacl_lowp)
 nsides=${#sides[@]}
 
 [ -n "$onnx" ] || onnx=$build/bench/onnx
@@ -131,6 +138,7 @@ fi
 : >"$work/flops.jsonl"
 : >"$work/failures.txt"
 : >"$work/peer-failures.txt"
+: >"$work/accuracy.jsonl"
 
 # ---- the models ----------------------------------------------------------------------------------------
 # Every side reads opset 13, except OpenCV for MobileNetV2: OpenCV 4.6 cannot read Clip from opset 11 on.
@@ -182,6 +190,8 @@ run_side() { # SIDE MODEL BATCH DUMP (or "")
   [ -n "$4" ] && args+=(--dump "$4")
   case $1 in
   openacl) OPENACL_EXECUTOR_THREADS=$threads "$bench_model" "${args[@]}" ;;
+  openacl_lowp) OPENACL_EXECUTOR_THREADS=$threads OPENACL_PRECISION_MODE=$precision "$bench_model" "${args[@]}" |
+    sed "s/\"side\": \"openacl\"/\"side\": \"openacl_lowp\", \"precision\": \"$precision\"/" ;;
   torch) OMP_NUM_THREADS=$threads "$py" "$here/peer_torch.py" "${args[@]}" --input-shape "$(input_shape "$2")" ;;
   cv2) OMP_NUM_THREADS=$threads "$py" "$here/peer_cv2.py" "${args[@]}" --input-shape "$(input_shape "$2")" ;;
   ort) NODE_PATH=$ort/node_modules OMP_NUM_THREADS=$threads node "$here/peer_ort.js" "${args[@]}" \
@@ -221,9 +231,24 @@ for ((r = 1; r <= runs; r++)); do
         # The sides must compute the same function: outputs within 1e-3 of the largest torch output (relative,
         # with no floor: a model with uncalibrated BatchNorms has tiny outputs, where a floor would pass anything).
         "$py" - "$work" "$m" "$b" <<'EOF' || echo "$m $b: outputs disagree" >>"$work/failures.txt"
-import os, sys
+import json, os, sys
 import numpy as np
 work, m, b = sys.argv[1:]
+# the reduced-precision side is measured against openacl in float32, not held to float32's tolerance:
+# top-1 agreement (the arg-max over the last axis of every row) and the largest error relative to the
+# largest float32 output
+lp, fp = (os.path.join(work, f"out-{m}-{b}-{s}.bin") for s in ("openacl_lowp", "openacl"))
+if os.path.exists(lp) and os.path.exists(fp):
+    lo, hi = np.fromfile(lp, np.float32), np.fromfile(fp, np.float32)
+    if lo.shape == hi.shape:
+        last = {"bert_base": 768, "bert_base_l2": 768, "tiny_transformer": None}.get(m, 1000)
+        if last is None or lo.size % last:
+            last = lo.size // int(b)
+        agree = float(np.mean(lo.reshape(-1, last).argmax(1) == hi.reshape(-1, last).argmax(1)))
+        err = float(np.abs(lo - hi).max() / max(float(np.abs(hi).max()), 1e-30))
+        with open(os.path.join(work, "accuracy.jsonl"), "a") as f:
+            f.write(json.dumps({"model": m, "batch": int(b), "top1_agree": agree, "rows": lo.size // last,
+                                "max_rel_err": err}) + "\n")
 outs = {}
 for s in ("openacl", "torch", "cv2", "ort"):
     p = os.path.join(work, f"out-{m}-{b}-{s}.bin")
@@ -248,7 +273,8 @@ EOF
 done
 
 echo
-"$py" "$here/table.py" "$work/results.jsonl" "$work/fma.json" "$work/flops.jsonl" "$runs" || exit 1
+"$py" "$here/table.py" "$work/results.jsonl" "$work/fma.json" "$work/flops.jsonl" "$runs" "$work/accuracy.jsonl" ||
+  exit 1
 if [ -s "$work/peer-failures.txt" ]; then
   echo >&2
   echo "$prog: OpenCV DNN could not run (not counted as a failure):" >&2

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """table.py - run.sh's report: the markdown table of the model benchmark.
 
-    table.py RESULTS.jsonl FMA.json FLOPS.jsonl RUNS
+    table.py RESULTS.jsonl FMA.json FLOPS.jsonl RUNS [ACCURACY.jsonl]
 
 RESULTS holds one JSON line per process (bench_model.c, peer_ort.js, peer_torch.py, peer_cv2.py, all with the
 fields of peer_common.measure); each row aggregates the runs of one side: the median of the runs' medians, the
@@ -10,6 +10,10 @@ wall time in the timed loop). The primary ratio is openacl's median over ONNX Ru
 most 1.0 on every row, at most 0.8 as the geometric mean over the rows, with a peak RSS no higher than ONNX
 Runtime's); the ratios to PyTorch and OpenCV DNN follow. Without ONNX Runtime results the ratio to the faster
 of PyTorch and OpenCV is the goal's measure, as before ONNX Runtime joined (<= 0.7).
+
+Rows of openacl in a reduced precision mode (side openacl_lowp) go to a second table, never into the float32
+comparison: their speed-up over openacl in float32, their ratio to ONNX Runtime (in float32), and the accuracy
+run.sh measured against openacl in float32 (ACCURACY: top-1 agreement and largest relative error).
 """
 import json
 import math
@@ -28,10 +32,16 @@ def stem(path):
 
 
 def main():
-    if len(sys.argv) != 5:
-        print("usage: table.py RESULTS.jsonl FMA.json FLOPS.jsonl RUNS", file=sys.stderr)
+    if len(sys.argv) not in (5, 6):
+        print("usage: table.py RESULTS.jsonl FMA.json FLOPS.jsonl RUNS [ACCURACY.jsonl]", file=sys.stderr)
         sys.exit(2)
-    res_path, fma_path, flops_path, runs = sys.argv[1:]
+    res_path, fma_path, flops_path, runs = sys.argv[1:5]
+    accuracy = {}
+    if len(sys.argv) == 6 and os.path.exists(sys.argv[5]):
+        with open(sys.argv[5]) as f:
+            for line in f:
+                r = json.loads(line)
+                accuracy[(r["model"], r["batch"])] = r
     rows = {}
     with open(res_path) as f:
         for line in f:
@@ -115,6 +125,44 @@ def main():
         print(f"\nGeometric mean of openacl / ORT over {len(ort_ratios)} rows: **{gm:.2f}** "
               f"(goal <= {GOAL_ORT_GEOMEAN}; range {min(ort_ratios):.2f} to {worst:.2f}, goal <= {GOAL_ORT_ROW} "
               f"on every row: {'met' if worst <= GOAL_ORT_ROW else 'not met'}).")
+    lowp_table(rows, accuracy)
+
+
+def lowp_table(rows, accuracy):
+    keys = [k for k in sorted(rows) if "openacl_lowp" in rows[k]]
+    if not keys:
+        return
+    mode = rows[keys[0]]["openacl_lowp"][0].get("precision", "?")
+    print(f"\nReduced precision: openacl with OPENACL_PRECISION_MODE={mode} (not part of the float32 comparison); "
+          f"accuracy against openacl in float32 on the benchmark's input: top-1 = share of rows (the last axis) "
+          f"whose arg-max agrees, error = largest |difference| over the largest |float32 output|.\n")
+    print("| model | batch | reduced ms (median / min) | float32 ms | speed-up | reduced / ORT | peak RSS MiB | "
+          "top-1 agreement | max rel. error |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ups = []
+    for k in keys:
+        sides = rows[k]
+        lo = sides["openacl_lowp"]
+        med = statistics.median(r["median_ms"] for r in lo)
+        mn = min(r["min_ms"] for r in lo)
+        rss = statistics.median(r["peak_rss_kib"] for r in lo) / 1024
+
+        def median_of(s):
+            return statistics.median(r["median_ms"] for r in sides[s]) if s in sides else None
+        f32, ort = median_of("openacl"), median_of("ort")
+        up = f"{f32 / med:.2f}" if f32 else "n/a"
+        if f32:
+            ups.append(f32 / med)
+        vs_ort = f"{med / ort:.2f}" if ort else "n/a"
+        acc = accuracy.get(k)
+        top1 = f"{100 * acc['top1_agree']:.1f} % of {acc['rows']}" if acc else "n/a"
+        err = f"{acc['max_rel_err']:.2e}" if acc else "n/a"
+        print(f"| {k[0]} | {k[1]} | {med:.1f} / {mn:.1f} | {f32:.1f} | {up} | {vs_ort} | {rss:.0f} | {top1} | {err} |"
+              if f32 else f"| {k[0]} | {k[1]} | {med:.1f} / {mn:.1f} | failed | n/a | {vs_ort} | {rss:.0f} | {top1} | "
+              f"{err} |")
+    if ups:
+        gm = math.exp(sum(math.log(u) for u in ups) / len(ups))
+        print(f"\nGeometric mean speed-up of {mode} over float32: {gm:.2f} over {len(ups)} rows.")
 
 
 if __name__ == "__main__":

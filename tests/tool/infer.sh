@@ -534,6 +534,20 @@ err_stray_argument)
   run --model "$DYN" model.onnx
   expect_error 2 "unexpected argument 'model.onnx'"
   ;;
+precision_mode)
+  # the model converter's names; the summary says which mode ran
+  need_add
+  run --model "$ADD" --precision_mode allow_mix_precision --summary-json s.json
+  expect_rc 0
+  grep -q '^precision mode   allow_mix_precision$' "$OUT" || fail "the summary should name the precision mode"
+  py "
+import json
+s = json.load(open('s.json'))
+assert s['precision_mode'] == 'allow_mix_precision', s
+"
+  run --model "$ADD" --precision-mode=fastest
+  expect_error 1 "aclmdlSetConfigOpt returned ACL_ERROR_INVALID_PARAM" "'fastest' is not a precision mode"
+  ;;
 err_unknown_recipe)
   run --model "$DYN" --recipe nosuch
   expect_error 2 "option --recipe: no recipe named 'nosuch'"

@@ -93,7 +93,9 @@ int tool_acl_init(void) {
    * the log unless the log level asks for them on stderr; a command-line
    * tool's user should see them anyway. */
   size_t needed = 0;
-  if (openaclGetInitWarnings(NULL, 0, &needed) == ACL_ERROR_INVALID_PARAM && needed > 1) {
+  aclError q = openaclGetInitWarnings(NULL, 0, &needed);
+  (void)aclGetRecentErrMsg(); /* the size query's "buffer too small": not a failure of the user's */
+  if (q == ACL_ERROR_INVALID_PARAM && needed > 1) {
     char *text = malloc(needed);
     if (text != NULL && openaclGetInitWarnings(text, needed, &needed) == ACL_SUCCESS) {
       for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
@@ -128,7 +130,32 @@ static int describe_io(aclmdlDesc *d, size_t i, int is_in, tool_io *io) {
   return 0;
 }
 
-int tool_model_load(const char *path, int32_t device, tool_model *m) {
+/* Loads with aclmdlLoadFromFile, or, for a precision mode, through a
+ * configuration handle carrying OPENACL_MDL_PRECISION_MODE_PTR. */
+static aclError load_file(const char *path, const char *precision, uint32_t *id, const char **api) {
+  *api = "aclmdlLoadFromFile";
+  if (precision == NULL)
+    return aclmdlLoadFromFile(path, id);
+  aclmdlConfigHandle *h = aclmdlCreateConfigHandle();
+  *api = "aclmdlCreateConfigHandle";
+  if (h == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  size_t type = ACL_MDL_LOAD_FROM_FILE;
+  aclError rc = aclmdlSetConfigOpt(h, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof(type));
+  if (rc == ACL_SUCCESS)
+    rc = aclmdlSetConfigOpt(h, ACL_MDL_PATH_PTR, &path, sizeof(path));
+  if (rc == ACL_SUCCESS)
+    rc = aclmdlSetConfigOpt(h, OPENACL_MDL_PRECISION_MODE_PTR, &precision, sizeof(precision));
+  *api = "aclmdlSetConfigOpt";
+  if (rc == ACL_SUCCESS) {
+    rc = aclmdlLoadWithConfig(h, id);
+    *api = "aclmdlLoadWithConfig";
+  }
+  aclmdlDestroyConfigHandle(h);
+  return rc;
+}
+
+int tool_model_load(const char *path, int32_t device, const char *precision, tool_model *m) {
   memset(m, 0, sizeof(*m));
   int ret = tool_acl_init();
   aclrtContext ctx = NULL;
@@ -148,11 +175,12 @@ int tool_model_load(const char *path, int32_t device, tool_model *m) {
     goto out;
   }
   double t0 = now_ms();
-  rc = aclmdlLoadFromFile(path, &m->id);
+  const char *api = NULL;
+  rc = load_file(path, precision, &m->id, &api);
   m->load_ms = now_ms() - t0;
   if (rc != ACL_SUCCESS) {
     snprintf(what, sizeof(what), "loading model '%s'", path);
-    ret = tool_acl_error(what, "aclmdlLoadFromFile", rc);
+    ret = tool_acl_error(what, api, rc);
     goto out;
   }
   m->desc = aclmdlCreateDesc();

@@ -405,7 +405,7 @@ int tool_cmd_infer(int argc, char **argv) {
   j.o = &o;
   j.m = &m;
   st.j = &j;
-  ret = tool_model_load(o.model, o.device, &m);
+  ret = tool_model_load(o.model, o.device, o.precision_mode, &m);
   if (ret != 0)
     goto out;
   loaded = 1;

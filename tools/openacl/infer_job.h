@@ -31,6 +31,7 @@ typedef struct infer_opts {
   int quiet, debug;
   uint64_t seed;
   const char *recipe_name;
+  const char *precision_mode;              /* "allow_mix_precision": OPENACL_MDL_PRECISION_MODE_PTR */
   const tool_recipe *recipe;
   void *recipe_self;
 } infer_opts;

@@ -41,6 +41,7 @@ static const opt_def defs[] = {
     {{"debug"}, K_BOOL, F(debug)},
     {{"seed"}, K_SEED, F(seed)},
     {{"recipe"}, K_STR, F(recipe_name)},
+    {{"precision_mode", "precision-mode"}, K_STR, F(precision_mode)},
     /* shapes of .npy inputs are always taken from the files; the summary always shows everything */
     {{"auto_set_dymdims_mode", "auto_set_dymshape_mode", "display_all_summary"}, K_NOOP_BOOL, 0},
     {{"profiler", "dump", "acl_json_path", "aipp"}, K_REJECT, 0},
@@ -71,6 +72,9 @@ static void help(const infer_opts *o) {
          "  --output-size N,...   buffer bytes per output whose size the model leaves open (--outputSize)\n"
          "  --summary-json FILE   write the summary as JSON (only this file is written outside --output)\n"
          "  --seed N              seed of 'random' inputs (default 0)\n"
+         "  --precision_mode M    run in a reduced precision where the CPU has bfloat16 units:\n"
+         "                        allow_mix_precision, force_fp16, ... (the model converter's names;\n"
+         "                        default must_keep_origin_dtype; docs/models.md, \"Precision modes\")\n"
          "  --quiet               no summary on stdout\n"
          "  --debug               describe the model and each execution on stderr\n"
          "  --recipe NAME         preprocess and postprocess with a recipe:\n");

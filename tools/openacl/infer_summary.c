@@ -16,6 +16,8 @@ static void row(const char *what, const stats_summary *s) {
 
 void infer_summary_print(const infer_job *j, const infer_times *t) {
   printf("model            %s (loaded in %.3f ms)\n", j->o->model, j->m->load_ms);
+  if (j->o->precision_mode != NULL)
+    printf("precision mode   %s\n", j->o->precision_mode);
   printf("first inference  %.3f ms end-to-end, %.3f ms compute\n", t->first_e2e, t->first_compute);
   if (t->e2e.count == 0) {
     printf("steady state     no runs after the first and the warm-up (use --loop N for latency statistics)\n");
@@ -75,6 +77,9 @@ int infer_summary_json(const infer_job *j, const infer_times *t) {
   fprintf(f, "],\n  \"executions\": %zu,\n  \"distinct_inputs\": %zu,\n  \"loop\": %ld,\n  \"warmup\": %ld,\n",
           t->executions, j->n_exec, j->o->loop, j->o->warmup);
   fprintf(f, "  \"items_per_execution\": %g,\n  \"load_ms\": %.6f,\n", t->batch, j->m->load_ms);
+  fprintf(f, "  \"precision_mode\": ");
+  json_str(f, j->o->precision_mode != NULL ? j->o->precision_mode : "must_keep_origin_dtype");
+  fprintf(f, ",\n");
   fprintf(f, "  \"first_inference\": {\"end_to_end_ms\": %.6f, \"compute_ms\": %.6f},\n", t->first_e2e,
           t->first_compute);
   fprintf(f, "  \"steady_state\": {\n    \"runs\": %zu,\n", t->e2e.count);

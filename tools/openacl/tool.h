@@ -56,7 +56,9 @@ typedef struct tool_model {
 /* aclInit(NULL) once per process; 0 or an exit code (the error is printed). */
 int tool_acl_init(void);
 /* Sets the device, creates a context, loads `path` and describes it; 0 or an exit code. */
-int tool_model_load(const char *path, int32_t device, tool_model *m);
+/* precision: a precision mode name (OPENACL_MDL_PRECISION_MODE_PTR), or NULL
+ * for the process's (OPENACL_PRECISION_MODE). */
+int tool_model_load(const char *path, int32_t device, const char *precision, tool_model *m);
 void tool_model_unload(tool_model *m, int32_t device);
 
 /* Bytes of one element of dtype (aclDataTypeSize), 0 if unknown. */

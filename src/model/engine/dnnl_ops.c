@@ -66,7 +66,7 @@ static int out_of(eng_build *b, int ni, int k) {
  * equal layouts compare unequal and a binary falls back to its slow
  * reference implementation). */
 static int plain_equivalent(const dnnl_memory_desc_t *md, const dnnl_memory_desc_t *plain) {
-  if (md->format_kind != dnnl_blocked || md->format_desc.blocking.inner_nblks != 0 || md->ndims != plain->ndims ||
+  if (md->data_type != plain->data_type || md->format_kind != dnnl_blocked || md->format_desc.blocking.inner_nblks != 0 || md->ndims != plain->ndims ||
       md->offset0 != 0 || md->extra.flags != 0)
     return 0;
   for (int k = 0; k < md->ndims; k++)
@@ -150,6 +150,27 @@ static int single_next(eng_build *b, int ni, int v) {
         return (int)j;
   }
   return -1;
+}
+
+/* Whether every later reader of v is a convolution reading it as its data:
+ * then a bfloat16 convolution may write v in bfloat16 and lose nothing, as
+ * its readers round it so anyway, and no reorder runs between them. */
+static int only_convs_read(eng_build *b, int ni, int v) {
+  if (v < 0 || b->uses_left[v] < 1 || V(b, v)->graph_output)
+    return 0;
+  const acl__graph *g = b->e->g;
+  int found = 0;
+  for (size_t j = (size_t)ni + 1; j < g->n_nodes; j++) {
+    if (b->e->dead[j] || b->skip[j])
+      continue;
+    for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+      if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == v) {
+        if (k != 0 || !op_is(b, (int)j, "Conv"))
+          return 0;
+        found++;
+      }
+  }
+  return found == b->uses_left[v];
 }
 
 /* Whether the Add about to be fused is the last reader of v's bytes: v is
@@ -528,17 +549,20 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
       md_any(&dst_md, rank, od);
     }
     lowp = attempt == 0;
-    dnnl_memory_desc_t s_md = src_any, w_md = w_any;
+    dnnl_memory_desc_t s_md = src_any, w_md = w_any, d_md = dst_md;
     if (lowp) {
       md_any_dt(&s_md, rank, X->dims, dnnl_bf16);
       md_any_dt(&w_md, wr, wd, dnnl_bf16);
+      int fin = mul_node >= 0 ? out_of(b, mul_node, 0) : act_node >= 0 ? out_of(b, act_node, 0) : cur;
+      if (sum_x < 0 && only_convs_read(b, ni, fin))
+        md_any_dt(&d_md, rank, od, dnnl_bf16);
     }
     dnnl_convolution_desc_t cd;
     dnnl_primitive_attr_t attr = make_attr(sum_x >= 0, &po, NULL, 1.f);
     if (attr == NULL)
       return ACL_ERROR_BAD_ALLOC;
     if (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &s_md,
-                                                   &w_md, bias >= 0 ? &b_md : NULL, &dst_md, st, dl, pl,
+                                                   &w_md, bias >= 0 ? &b_md : NULL, &d_md, st, dl, pl,
                                                    pr) != dnnl_success ||
         dnnl_primitive_desc_create(&pd, &cd, attr, b->e->dnnl, NULL) != dnnl_success)
       pd = NULL;
