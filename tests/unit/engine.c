@@ -204,8 +204,11 @@ static void feed_free(feed *f) {
   f->n = 0;
 }
 
-/* Runs g on both executors with f and compares every output. */
-static void compare_run(acl__engine *e, const acl__graph *g, const feed *f) {
+/* Runs g on both executors with f and compares every output: element-wise
+ * (1e-5 + 1e-4 relative) when scaled is 0, else within scaled times the
+ * largest |reference| of that output (a reduced precision, whose rounding
+ * errors scale with the values summed, not with each result). */
+static void compare_run_tol(acl__engine *e, const acl__graph *g, const feed *f, double scaled) {
   acl__tensor want[4] = {{0}}, got[4] = {{0}};
   acl__diags d = {0};
   CHECK_INT_EQ(acl__exec_run(g, f->in, f->n, want, g->n_outputs, &d), 0);
@@ -218,11 +221,13 @@ static void compare_run(acl__engine *e, const acl__graph *g, const feed *f) {
     CHECK_INT_EQ(got[k].rank, want[k].rank);
     CHECK(memcmp(got[k].dims, want[k].dims, sizeof(int64_t) * (size_t)want[k].rank) == 0);
     int64_t n = acl__tensor_numel(&want[k]), bad = 0;
-    double worst = 0;
+    double worst = 0, top = 0;
+    for (int64_t i = 0; i < n && got[k].onnx_type == ACL__ONNX_FLOAT; i++)
+      top = fmax(top, fabs(((float *)want[k].data)[i]));
     for (int64_t i = 0; i < n && got[k].onnx_type == ACL__ONNX_FLOAT; i++) {
       double a = ((float *)got[k].data)[i], w = ((float *)want[k].data)[i];
       double err = fabs(a - w);
-      if (err > 1e-5 + 1e-4 * fabs(w))
+      if (scaled > 0 ? !(err <= scaled * top) : err > 1e-5 + 1e-4 * fabs(w))
         bad++;
       if (err > worst)
         worst = err;
@@ -241,6 +246,8 @@ static void compare_run(acl__engine *e, const acl__graph *g, const feed *f) {
   }
   acl__diags_free(&d);
 }
+
+static void compare_run(acl__engine *e, const acl__graph *g, const feed *f) { compare_run_tol(e, g, f, 0); }
 
 static acl__engine *make_engine(const acl__graph *g) {
   acl__engine *e = NULL;
@@ -881,5 +888,50 @@ TEST(reductions) {
   /* the global average is a pooling; oneDNN 2.6 has jitted reductions only for some of the others (the rest
    * stay on the reference kernel, where its reduction would be the reference one too) */
   CHECK((long)st.ref_steps <= 2);
+  acl__graph_free(b.g);
+}
+
+/* The precision modes' bfloat16 path (common/precision.h): convolutions
+ * chained in bfloat16, a residual accumulated in float32, a Gemm with
+ * constant weights and a MatMul of two activations, at batch 1 and 8,
+ * within bfloat16's rounding of the reference; on a CPU without bfloat16
+ * units the same engine runs float32 and matches as tightly as ever. */
+TEST(bfloat16_precision) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 8, 10, 10});
+  int ds = conv(&b, "down", x, 8, 16, 1, 0, 1, 1, 1);
+  int h = unary(&b, "Relu", conv(&b, "c1", x, 8, 16, 3, 1, 1, 1, 1), "r1");
+  int y = conv(&b, "c2", h, 16, 16, 3, 1, 1, 1, 1);
+  y = unary(&b, "Relu", binary(&b, "Add", y, ds, "add"), "r2");
+  int64_t shape[3] = {0, 16, 100};
+  int r = binary(&b, "Reshape", y, gb_const(&b, "shape", ACL__ONNX_INT64, 1, (int64_t[]){3}, shape, 0, 0), "rows");
+  int t = unary(&b, "Transpose", r, "cols");
+  gb_ints(&b, "perm", 3, (int64_t[]){0, 2, 1});
+  int att = binary(&b, "MatMul", r, t, "gram"); /* [N, 16, 16]: two activations */
+  gb_output(&b, att);
+  int flat = unary(&b, "Flatten", unary(&b, "GlobalAveragePool", y, "gap"), "flat");
+  int ins[3] = {flat, gb_w(&b, "fc.w", 2, (int64_t[]){10, 16}), gb_w(&b, "fc.b", 1, (int64_t[]){10})};
+  int fc = gb_node(&b, "Gemm", ins, 3, "fc");
+  gb_int(&b, "transB", 1);
+  gb_output(&b, fc);
+  acl__engine *e = NULL;
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__engine_create(b.g, ACL__PREC_BF16, &e, &d), 0);
+  acl__diags_free(&d);
+  int native = acl__precision_cpu_bf16();
+  for (int64_t batch = 1; batch <= 8; batch += 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){batch, 8, 10, 10});
+    compare_run_tol(e, b.g, &f, native ? 2e-2 : 0);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu in bfloat16 (bfloat16 units: %s)\n", (long long)batch, st.steps,
+           st.bf16_steps, native ? "yes" : "no");
+    if (native)
+      CHECK(st.bf16_steps >= 5); /* the 3 convolutions (8 input channels: not a first layer), the MatMul, the Gemm */
+    else
+      CHECK_INT_EQ((long)st.bf16_steps, 0);
+    feed_free(&f);
+  }
+  acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
