@@ -31,6 +31,7 @@ typedef struct ctx {
   char *base_real;       /* realpath(base_dir), made on first use */
   size_t ext_total, ext_max;
   acl__graph *g;
+  ProtobufCAllocator *alloc; /* the decoder's: a tensor's raw_data goes back to it once copied */
 } ctx;
 
 /* Records the error and returns its code, so callers write
@@ -570,6 +571,14 @@ static int convert_tensor(ctx *c, const Onnx__TensorProto *tp, acl__graph_tensor
     memcpy(t->data, src, bytes);
   else
     narrow_copy(t->data, src, want, src_size, esize);
+  if (tp->has_raw_data && c->alloc != NULL) {
+    /* the decoded bytes are not needed again: freeing them now keeps the
+     * peak memory of a load near one copy of the weights, not two */
+    Onnx__TensorProto *w = (Onnx__TensorProto *)tp;
+    c->alloc->free(c->alloc->allocator_data, w->raw_data.data);
+    w->raw_data.data = NULL;
+    w->raw_data.len = 0;
+  }
   return 0;
 }
 
@@ -928,13 +937,15 @@ static void limits_resolve(const acl__onnx_limits *in, acl__onnx_limits *out) {
     out->max_external_bytes = MAX_EXTERNAL_DEFAULT;
 }
 
-int acl__onnx_load_mem(const void *data, size_t size, const char *base_dir,
-                       const acl__onnx_limits *limits, acl__graph **out, acl__diags *diags) {
-  ctx c = {.diags = diags, .base_dir = base_dir};
-  acl__onnx_limits lim;
-  limits_resolve(limits, &lim);
+/* acl__onnx_load_mem; `owned` (NULL, or data itself) is freed as soon as
+ * the protobuf is decoded, before the tensors are converted. */
+static int load_mem(const void *data, size_t size, void *owned, const char *base_dir,
+                    const acl__onnx_limits *limits, acl__graph **out, acl__diags *diags) {
   budget b = {0};
   ProtobufCAllocator alloc = {.alloc = budget_alloc, .free = budget_free, .allocator_data = &b};
+  ctx c = {.diags = diags, .base_dir = base_dir, .alloc = &alloc};
+  acl__onnx_limits lim;
+  limits_resolve(limits, &lim);
   Onnx__ModelProto *m = NULL;
   int rc = 0;
   if (out != NULL)
@@ -972,6 +983,8 @@ int acl__onnx_load_mem(const void *data, size_t size, const char *base_dir,
                 "a required field is missing, a field has the wrong type, or the file is truncated)");
     goto out;
   }
+  free(owned);
+  owned = NULL;
   c.g = calloc(1, sizeof(*c.g));
   if (c.g == NULL) {
     rc = oom(&c, "");
@@ -981,6 +994,7 @@ int acl__onnx_load_mem(const void *data, size_t size, const char *base_dir,
 out:
   if (m != NULL)
     onnx__model_proto__free_unpacked(m, &alloc);
+  free(owned);
   free(c.base_real);
   if (rc != 0) {
     acl__graph_free(c.g);
@@ -988,6 +1002,11 @@ out:
     *out = c.g;
   }
   return rc;
+}
+
+int acl__onnx_load_mem(const void *data, size_t size, const char *base_dir,
+                       const acl__onnx_limits *limits, acl__graph **out, acl__diags *diags) {
+  return load_mem(data, size, NULL, base_dir, limits, out, diags);
 }
 
 int acl__onnx_load_file(const char *path, const acl__onnx_limits *limits, acl__graph **out,
@@ -1050,7 +1069,8 @@ int acl__onnx_load_file(const char *path, const acl__onnx_limits *limits, acl__g
     rc = fail(&c, ACL_ERROR_READ_MODEL_FAILURE, "", "out of host memory");
     goto out;
   }
-  rc = acl__onnx_load_mem(buf, size, dir, &lim, out, diags);
+  rc = load_mem(buf, size, buf, dir, &lim, out, diags); /* frees buf */
+  buf = NULL;
 out:
   if (fd >= 0)
     close(fd);

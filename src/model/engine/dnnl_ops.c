@@ -914,19 +914,22 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnn
   tail_activation(b, add_node >= 0 ? add_node : ni, last, &po, &act_node, &mul_node);
   dnnl_memory_desc_t dst;
   acl__eng_plain_md(&dst, r, od);
-  /* constant weights in the layout oneDNN prefers, reordered once; in a
-   * precision mode both operands in bfloat16 (then in float32 if oneDNN has
-   * no fast kernel for that) */
+  /* in a precision mode both operands in bfloat16, constant weights in the
+   * layout oneDNN prefers (reordered once), then float32 if oneDNN has no
+   * fast kernel for that.  Float32 weights are read as they are: oneDNN's
+   * preferred layout was no faster on BERT, and a reordered copy of every
+   * weight would double the model's memory. */
   int wconst = V(b, sw)->kind == ENG_CONST, lowp = b->e->bf16;
   dnnl_primitive_desc_t pd = NULL;
   for (; lowp >= 0 && pd == NULL; lowp--) {
     dnnl_memory_desc_t a_md = V(b, sa)->md, w_md = V(b, sw)->md;
-    if (lowp)
+    if (lowp) {
       plain_md_dt(&a_md, r, V(b, sa)->dims, dnnl_bf16);
-    if (wconst)
-      md_any_dt(&w_md, r, V(b, sw)->dims, lowp ? dnnl_bf16 : dnnl_f32);
-    else if (lowp)
-      plain_md_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
+      if (wconst)
+        md_any_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
+      else
+        plain_md_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
+    }
     dnnl_matmul_desc_t md;
     dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, alpha);
     if (attr == NULL)
