@@ -935,3 +935,77 @@ TEST(bfloat16_precision) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* x -> QuantizeLinear -> DequantizeLinear -> Conv with DequantizeLinear'd
+ * int8 weights (per output channel, axis 0), as a quantiser writes a QDQ
+ * model.  name: the conv's name; s: the activation scale; type: INT8 or
+ * UINT8 (a zero point of 0 of that type); wscales: 1 or oc. */
+static int qdq_conv(gb *b, const char *name, int x, float s, int type, int64_t ic, int64_t oc, int64_t k,
+                    int64_t wscales, int bias) {
+  char n[6][64];
+  const char *sfx[6] = {"q", "dq", "s", "zp", "w8", "ws"};
+  for (int i = 0; i < 6; i++)
+    snprintf(n[i], sizeof(n[i]), "%s.%s", name, sfx[i]);
+  uint8_t zero = 0;
+  int sc = gb_const(b, n[2], ACL__ONNX_FLOAT, 0, NULL, &s, 0, 0);
+  int zp = gb_const(b, n[3], type, 0, NULL, &zero, 0, 0);
+  int q = gb_node(b, "QuantizeLinear", (int[]){x, sc, zp}, 3, n[0]);
+  int dq = gb_node(b, "DequantizeLinear", (int[]){q, sc, zp}, 3, n[1]);
+  int64_t wn = oc * ic * k * k;
+  int8_t *w8 = malloc((size_t)wn);
+  float *ws = malloc((size_t)wscales * sizeof(float));
+  for (int64_t i = 0; i < wn; i++)
+    w8[i] = (int8_t)(int)(rnd(b) * 127.0f);
+  for (int64_t i = 0; i < wscales; i++)
+    ws[i] = 0.002f + 0.001f * (float)(i % 5);
+  int wq = gb_const(b, n[4], ACL__ONNX_INT8, 4, (int64_t[]){oc, ic, k, k}, w8, 0, 0);
+  int wsv = gb_const(b, n[5], ACL__ONNX_FLOAT, wscales > 1 ? 1 : 0, &wscales, ws, 0, 0);
+  free(w8);
+  free(ws);
+  char wdq[80];
+  snprintf(wdq, sizeof(wdq), "%s.wdq", name);
+  int w = gb_node(b, "DequantizeLinear", (int[]){wq, wsv}, 2, wdq);
+  gb_int(b, "axis", 0);
+  char bn[80];
+  snprintf(bn, sizeof(bn), "%s.b", name);
+  int ins[3] = {dq, w, bias ? gb_w(b, bn, 1, &oc) : -1};
+  int y = gb_node(b, "Conv", ins, bias ? 3 : 2, name);
+  gb_ints(b, "pads", 4, (int64_t[]){k / 2, k / 2, k / 2, k / 2});
+  return y;
+}
+
+/* A QDQ model's convolutions run in int8 (signed input with bias and per
+ * channel weight scales; unsigned input after a ReLU with one weight scale,
+ * accumulating into a residual), a quantised value read by a float
+ * operator is dequantised on the way, and a QuantizeLinear that is a graph
+ * output gives the integers themselves: all against the reference
+ * executor, which runs the graph as written, within a few quantisation
+ * steps of the output's range (the engine quantises by multiplying with
+ * 1 / scale, the reference divides: a value on a rounding tie may move one
+ * step). */
+TEST(int8_qdq) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 8, 10, 10});
+  int c1 = qdq_conv(&b, "c1", x, 0.02f, ACL__ONNX_INT8, 8, 16, 3, 16, 1);
+  int r1 = unary(&b, "Relu", c1, "r1");
+  int c2 = qdq_conv(&b, "c2", r1, 0.01f, ACL__ONNX_UINT8, 16, 16, 1, 1, 0);
+  int sum = unary(&b, "Relu", binary(&b, "Add", c2, r1, "add"), "r2");
+  gb_output(&b, sum);
+  /* a quantised tensor read by a float operator: DequantizeLinear -> Sigmoid */
+  int dq1 = b.g->nodes[b.g->tensors[c1].producer].inputs[0];
+  gb_output(&b, unary(&b, "Sigmoid", dq1, "sig"));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t batch = 1; batch <= 8; batch += 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){batch, 8, 10, 10});
+    compare_run_tol(e, b.g, &f, 2e-2);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps (%zu reference), %zu in int8, %zu fused\n", (long long)batch, st.steps,
+           st.ref_steps, st.int8_steps, st.fused);
+    CHECK_INT_EQ((long)st.int8_steps, 2);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+    feed_free(&f);
+  }
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

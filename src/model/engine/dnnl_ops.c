@@ -21,6 +21,7 @@
 #include "model/engine/engine_internal.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +42,17 @@ static int op_is(eng_build *b, int ni, const char *op) {
   return N(b, ni)->domain[0] == '\0' && strcmp(N(b, ni)->op_type, op) == 0;
 }
 
+/* A float32 tensor oneDNN can describe, held as float32 (not a quantised
+ * value: operators that read md directly would take its integers for
+ * floats; they get it through a scaling reorder instead). */
 static int f32(eng_build *b, int v) {
-  return v >= 0 && V(b, v)->onnx_type == ACL__ONNX_FLOAT && V(b, v)->rank >= 1 && V(b, v)->rank <= DNNL_MAX_NDIMS &&
-         acl__op_numel(V(b, v)->rank, V(b, v)->dims) > 0;
+  return v >= 0 && V(b, v)->onnx_type == ACL__ONNX_FLOAT && V(b, v)->qscale == 0 && V(b, v)->rank >= 1 &&
+         V(b, v)->rank <= DNNL_MAX_NDIMS && acl__op_numel(V(b, v)->rank, V(b, v)->dims) > 0;
 }
 
 /* f32, also a scalar (rank 0), which binary operations broadcast. */
 static int f32_or_scalar(eng_build *b, int v) {
-  return f32(b, v) || (v >= 0 && V(b, v)->onnx_type == ACL__ONNX_FLOAT && V(b, v)->rank == 0);
+  return f32(b, v) || (v >= 0 && V(b, v)->onnx_type == ACL__ONNX_FLOAT && V(b, v)->qscale == 0 && V(b, v)->rank == 0);
 }
 
 static int same_dims(const eng_val *x, int rank, const int64_t *dims) {
@@ -455,13 +459,166 @@ static void md_any(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
   md_any_dt(md, rank, dims, dnnl_f32);
 }
 
+/* ---- QuantizeLinear / DequantizeLinear ------------------------------------- */
+
+/* The scale and 8-bit type of a (De)QuantizeLinear whose scale is one
+ * constant float32 and whose zero point is absent or a constant 0 (the
+ * symmetric quantisation int8 convolutions run on); 0 otherwise.  For a
+ * DequantizeLinear the type is its input's. */
+static int qparams(eng_build *b, const int *ins, size_t nin, int in_type, float *scale, int *type) {
+  if (nin < 2 || ins[1] < 0 || V(b, ins[1])->kind != ENG_CONST || V(b, ins[1])->onnx_type != ACL__ONNX_FLOAT ||
+      acl__op_numel(V(b, ins[1])->rank, V(b, ins[1])->dims) != 1)
+    return 0;
+  *scale = *(const float *)V(b, ins[1])->konst.data;
+  if (!(*scale > 0) || !isfinite(*scale))
+    return 0;
+  *type = in_type != 0 ? in_type : ACL__ONNX_UINT8; /* QuantizeLinear without a zero point: uint8 */
+  if (nin > 2 && ins[2] >= 0) {
+    const eng_val *z = V(b, ins[2]);
+    if (z->kind != ENG_CONST || acl__op_numel(z->rank, z->dims) != 1 ||
+        (z->onnx_type != ACL__ONNX_UINT8 && z->onnx_type != ACL__ONNX_INT8) || *(const uint8_t *)z->konst.data != 0 ||
+        (in_type != 0 && z->onnx_type != in_type))
+      return 0;
+    *type = z->onnx_type;
+  }
+  return *type == ACL__ONNX_UINT8 || *type == ACL__ONNX_INT8;
+}
+
+/* QuantizeLinear of float32 x: one reorder into 8 bits in x's layout,
+ * multiplied by 1 / scale (oneDNN rounds half to even and saturates, as
+ * ONNX asks; multiplying by the reciprocal instead of dividing can move a
+ * value that lies exactly between two steps by one step). */
+static int quantize(eng_build *b, int ni, const int *ins, size_t nin) {
+  float scale;
+  int type, x = ins[0];
+  if (!f32(b, x) || V(b, x)->md.ndims == 0 || !qparams(b, ins, nin, 0, &scale, &type))
+    return 1;
+  dnnl_memory_desc_t md = V(b, x)->md;
+  md.data_type = acl__eng_dnnl_type(type);
+  float inv = 1.f / scale;
+  dnnl_primitive_attr_t attr = NULL;
+  dnnl_primitive_desc_t pd = NULL;
+  if (dnnl_primitive_attr_create(&attr) != dnnl_success)
+    return ACL_ERROR_BAD_ALLOC;
+  if (dnnl_primitive_attr_set_output_scales(attr, 1, 0, &inv) != dnnl_success ||
+      dnnl_reorder_primitive_desc_create(&pd, &V(b, x)->md, b->e->dnnl, &md, b->e->dnnl, attr) != dnnl_success)
+    pd = NULL;
+  dnnl_primitive_attr_destroy(attr);
+  if (pd == NULL)
+    return 1;
+  int y = out_of(b, ni, 0);
+  eng_val *Y = V(b, y);
+  Y->kind = ENG_ARENA;
+  Y->onnx_type = type;
+  Y->rank = V(b, x)->rank;
+  memcpy(Y->dims, V(b, x)->dims, sizeof(Y->dims));
+  Y->md = md;
+  Y->bytes = dnnl_memory_desc_get_size(&md);
+  dnnl_memory_desc_t plain;
+  acl__eng_val_plain_md(Y, &plain);
+  Y->plain = dnnl_memory_desc_equal(&md, &plain);
+  eng_arg args[2] = {{DNNL_ARG_FROM, x}, {DNNL_ARG_TO, y}};
+  int rc = acl__eng_prim_step(b, pd, args, 2, "quantize");
+  dnnl_primitive_desc_destroy(pd);
+  return rc;
+}
+
+/* DequantizeLinear of 8-bit data a oneDNN step wrote: no step, a view of the
+ * same bytes marked with the scale (eng_val.qscale).  An int8 convolution
+ * reads it as it is; every other reader gets a reorder that scales it to
+ * float32 (the dequantisation, done where it is needed, in the layout it is
+ * needed in). */
+static int dequantize(eng_build *b, int ni, const int *ins, size_t nin) {
+  float scale;
+  int type, q = ins[0];
+  if (q < 0 || (V(b, q)->kind != ENG_ARENA && V(b, q)->kind != ENG_VIEW) || V(b, q)->md.ndims == 0 ||
+      V(b, q)->qscale != 0 || !qparams(b, ins, nin, V(b, q)->onnx_type, &scale, &type))
+    return 1;
+  int y = out_of(b, ni, 0);
+  define_view(b, y, q, V(b, q)->rank, V(b, q)->dims, &V(b, q)->md);
+  V(b, y)->plain = 0;
+  V(b, y)->qscale = scale;
+  return 0;
+}
+
+/* The int8 weights of convolution ni: its weight input is a
+ * DequantizeLinear of a constant int8 tensor along axis 0 (one scale per
+ * output channel, or one for all) with zero points 0.  The value of those
+ * integers, and the scales (*n of them), or -1. */
+static int int8_weights(eng_build *b, int ni, int64_t oc, const float **scales, int64_t *n) {
+  const acl__graph *g = b->e->g;
+  int wt = N(b, ni)->n_inputs > 1 ? N(b, ni)->inputs[1] : -1;
+  int dq = wt >= 0 ? g->tensors[wt].producer : -1;
+  if (dq < 0 || b->e->dead[dq] || !op_is(b, dq, "DequantizeLinear") || N(b, dq)->n_inputs < 2)
+    return -1;
+  int w8 = acl__eng_resolve(b->e, N(b, dq)->inputs[0]);
+  int sc = acl__eng_resolve(b->e, N(b, dq)->inputs[1]);
+  int zp = N(b, dq)->n_inputs > 2 ? acl__eng_resolve(b->e, N(b, dq)->inputs[2]) : -1;
+  if (w8 < 0 || sc < 0 || V(b, w8)->kind != ENG_CONST || V(b, w8)->onnx_type != ACL__ONNX_INT8 ||
+      V(b, sc)->kind != ENG_CONST || V(b, sc)->onnx_type != ACL__ONNX_FLOAT)
+    return -1;
+  int64_t ns = acl__op_numel(V(b, sc)->rank, V(b, sc)->dims);
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, dq, &d);
+  int64_t axis = acl__op_attr_int(&c, "axis", 1);
+  acl__diags_free(&d);
+  if (ns != 1 && (ns != oc || (axis != 0 && axis != -V(b, w8)->rank)))
+    return -1;
+  if (zp >= 0) {
+    const eng_val *z = V(b, zp);
+    if (z->kind != ENG_CONST || z->onnx_type != ACL__ONNX_INT8 || acl__op_numel(z->rank, z->dims) != ns)
+      return -1;
+    for (int64_t i = 0; i < ns; i++)
+      if (((const int8_t *)z->konst.data)[i] != 0)
+        return -1;
+  }
+  const float *s = V(b, sc)->konst.data;
+  for (int64_t i = 0; i < ns; i++)
+    if (!(s[i] > 0) || !isfinite(s[i]))
+      return -1;
+  *scales = s;
+  *n = ns;
+  return w8;
+}
+
+/* A constant [n] float32 value holding bias / scale, element-wise. */
+static int scaled_bias(eng_build *b, int bias, const float *scale, int64_t n) {
+  float *buf = NULL;
+  if (posix_memalign((void **)&buf, 64, (size_t)n * sizeof(float)) != 0)
+    return -1;
+  const float *src = V(b, bias)->konst.data;
+  for (int64_t k = 0; k < n; k++)
+    buf[k] = src[k] / scale[k];
+  int v = acl__eng_val_new(b->p);
+  if (v < 0) {
+    free(buf);
+    return -1;
+  }
+  eng_val *x = V(b, v);
+  x->kind = ENG_CONST;
+  x->onnx_type = ACL__ONNX_FLOAT;
+  x->rank = 1;
+  x->dims[0] = n;
+  acl__eng_plain_md(&x->md, 1, &n);
+  x->plain = 1;
+  x->bytes = (size_t)n * sizeof(float);
+  x->konst.onnx_type = ACL__ONNX_FLOAT;
+  x->konst.rank = 1;
+  x->konst.dims[0] = n;
+  x->konst.data = buf;
+  x->konst.size = x->bytes;
+  x->konst.owned = 1;
+  return v;
+}
+
 /* ---- Conv ------------------------------------------------------------------ */
 
 static int is_ref(const_dnnl_primitive_desc_t pd);
 
 static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   int x = ins[0], w = nin > 1 ? ins[1] : -1, bias = nin > 2 ? ins[2] : -1;
-  if (!f32(b, x) || V(b, x)->rank < 3 || V(b, x)->rank > 5 || !f32(b, w) || V(b, w)->kind != ENG_CONST ||
+  int xq = x >= 0 && V(b, x)->qscale != 0 && V(b, x)->onnx_type == ACL__ONNX_FLOAT;
+  if (!(f32(b, x) || xq) || V(b, x)->rank < 3 || V(b, x)->rank > 5 || !f32(b, w) || V(b, w)->kind != ENG_CONST ||
       V(b, w)->rank != V(b, x)->rank || (bias >= 0 && (!f32(b, bias) || V(b, bias)->kind != ENG_CONST)))
     return 1;
   const eng_val *X = V(b, x), *W = V(b, w);
@@ -535,21 +692,42 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   else
     md_any(&dst_md, rank, od);
 
-  /* attempts: in bfloat16 (a precision mode; not a first layer read as it
-   * is) with the fusions, in float32 with them, in float32 without them */
+  /* A quantised input (a DequantizeLinear kept in 8 bits) and int8 weights
+   * (a DequantizeLinear of int8 constants): an int8 convolution, whose
+   * integer sums oneDNN scales by input scale x weight scale per output
+   * channel before the fusions run in float32. */
+  const float *wsc = NULL;
+  int64_t nsc = 0;
+  int q8 = xq ? int8_weights(b, ni, oc, &wsc, &nsc) : -1;
+  float *oscale = q8 >= 0 ? malloc((size_t)oc * sizeof(float)) : NULL;
+  if (q8 >= 0 && oscale == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  for (int64_t k = 0; q8 >= 0 && k < oc; k++)
+    oscale[k] = V(b, x)->qscale * wsc[nsc > 1 ? k : 0];
+
+  /* attempts: in int8 (a quantised model) with the fusions, in bfloat16 (a
+   * precision mode; not a first layer read as it is) with them, in float32
+   * with them, in float32 without them */
   dnnl_primitive_desc_t pd = NULL;
-  int lowp = 0;
-  for (int attempt = b->e->bf16 && src_any.format_kind == dnnl_format_kind_any ? 0 : 1; attempt < 3 && pd == NULL;
-       attempt++) {
-    if (attempt == 2) {
+  int lowp = 0, int8 = 0;
+  for (int attempt = 0; attempt < 4 && pd == NULL; attempt++) {
+    if ((attempt == 0 && q8 < 0) ||
+        (attempt == 1 && !(b->e->bf16 && src_any.format_kind == dnnl_format_kind_any)))
+      continue;
+    if (attempt == 3) {
       if (sum_x < 0 && act_node < 0)
         break;
       sum_x = add_node = act_node = mul_node = -1;
       po.n = 0;
       md_any(&dst_md, rank, od);
     }
-    lowp = attempt == 0;
+    int8 = attempt == 0;
+    lowp = attempt == 1;
     dnnl_memory_desc_t s_md = src_any, w_md = w_any, d_md = dst_md;
+    if (int8) {
+      md_any_dt(&s_md, rank, X->dims, V(b, x)->md.data_type);
+      md_any_dt(&w_md, wr, wd, dnnl_s8);
+    }
     if (lowp) {
       md_any_dt(&s_md, rank, X->dims, dnnl_bf16);
       md_any_dt(&w_md, wr, wd, dnnl_bf16);
@@ -559,26 +737,39 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     }
     dnnl_convolution_desc_t cd;
     dnnl_primitive_attr_t attr = make_attr(sum_x >= 0, &po, NULL, 1.f);
-    if (attr == NULL)
+    if (attr == NULL) {
+      free(oscale);
       return ACL_ERROR_BAD_ALLOC;
+    }
+    if (int8)
+      dnnl_primitive_attr_set_output_scales(attr, nsc > 1 ? oc : 1, nsc > 1 ? 1 << 1 : 0, oscale);
     if (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &s_md,
                                                    &w_md, bias >= 0 ? &b_md : NULL, &d_md, st, dl, pl,
                                                    pr) != dnnl_success ||
         dnnl_primitive_desc_create(&pd, &cd, attr, b->e->dnnl, NULL) != dnnl_success)
       pd = NULL;
     dnnl_primitive_attr_destroy(attr);
-    if (pd != NULL && lowp && is_ref(pd)) {
-      dnnl_primitive_desc_destroy(pd); /* no fast bfloat16 kernel for this one */
+    if (pd != NULL && (lowp || int8) && is_ref(pd)) {
+      dnnl_primitive_desc_destroy(pd); /* no fast kernel for this type */
       pd = NULL;
     }
   }
-  if (pd == NULL)
+  if (pd == NULL) {
+    free(oscale);
     return 1;
+  }
   int rc = ACL_ERROR_BAD_ALLOC;
+  /* a quantised x read by a float convolution is scaled to float32 by the reorder */
   int xs = in_layout(b, x, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
-  int wv = xs < 0 ? -1 : view_as(b, w, wr, wd, &w_plain);
-  int wr_v = wv < 0 ? -1 : const_reordered(b, wv, &w_plain, dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
-  int bv = bias < 0 ? -2 : view_as(b, bias, 1, &oc, &b_md);
+  dnnl_memory_desc_t w8_plain;
+  plain_md_dt(&w8_plain, wr, wd, dnnl_s8);
+  int wv = xs < 0 ? -1 : int8 ? view_as(b, q8, wr, wd, &w8_plain) : view_as(b, w, wr, wd, &w_plain);
+  int wr_v = wv < 0 ? -1
+                    : const_reordered(b, wv, int8 ? &w8_plain : &w_plain,
+                                      dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0));
+  /* oneDNN 2.x adds an int8 convolution's bias before its output scales */
+  int bv = bias < 0 ? -2 : int8 ? scaled_bias(b, bias, oscale, oc) : view_as(b, bias, 1, &oc, &b_md);
+  free(oscale);
   if (wr_v >= 0 && bv != -1) {
     const dnnl_memory_desc_t *dm = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
     int dst;
@@ -593,6 +784,8 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "convolution");
     if (lowp)
       b->p->bf16_steps++;
+    if (int8)
+      b->p->int8_steps++;
     absorb(b, add_node, y);
     absorb(b, act_node, y);
     absorb(b, mul_node, y);
@@ -1874,6 +2067,8 @@ static int zero_pad(eng_build *b, int ni, const int *ins, size_t nin) {
   return 0;
 }
 
+static int dnnl_node(eng_build *b, int ni, const int *ins, size_t nin);
+
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
   const acl__graph_node *n = N(b, ni);
   const char *op = n->op_type;
@@ -1881,6 +2076,33 @@ int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
     return 1;
   if (strcmp(op, "Conv") == 0)
     return conv(b, ni, ins, nin);
+  if (strcmp(op, "QuantizeLinear") == 0)
+    return quantize(b, ni, ins, nin);
+  if (strcmp(op, "DequantizeLinear") == 0)
+    return dequantize(b, ni, ins, nin);
+  /* every other operator reads a quantised value as float32, scaled by a
+   * reorder that keeps its layout */
+  int q = 0;
+  for (size_t k = 0; k < nin; k++)
+    q |= ins[k] >= 0 && V(b, ins[k])->qscale != 0;
+  if (!q || nin > 32)
+    return dnnl_node(b, ni, ins, nin);
+  int fins[32];
+  for (size_t k = 0; k < nin; k++) {
+    fins[k] = ins[k];
+    if (ins[k] >= 0 && V(b, ins[k])->qscale != 0) {
+      dnnl_memory_desc_t md = V(b, ins[k])->md;
+      md.data_type = dnnl_f32;
+      if ((fins[k] = in_layout(b, ins[k], &md)) < 0)
+        return ACL_ERROR_BAD_ALLOC;
+    }
+  }
+  return dnnl_node(b, ni, fins, nin);
+}
+
+/* The operators that read float32 values only. */
+static int dnnl_node(eng_build *b, int ni, const int *ins, size_t nin) {
+  const char *op = N(b, ni)->op_type;
   if (strcmp(op, "MaxPool") == 0 || strcmp(op, "AveragePool") == 0 || strcmp(op, "GlobalAveragePool") == 0 ||
       strcmp(op, "GlobalMaxPool") == 0)
     return pool(b, ni, ins);

@@ -460,6 +460,7 @@ static void stats_of(acl__engine *e, const eng_plan *p) {
   }
   st->fused = e->folded + p->fused;
   st->bf16_steps = p->bf16_steps;
+  st->int8_steps = p->int8_steps;
   st->arena_bytes = p->arena_bytes;
   st->fallback = p->fallback;
 }
@@ -499,9 +500,9 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int *
     e->n_plans++;
     stats_of(e, p);
     e->last.build_ms = now_ms() - t0;
-    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu in bfloat16, %zu reference), "
-              "%zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps,
-              e->last.bf16_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
+    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu in bfloat16, %zu in int8, "
+              "%zu reference), %zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps,
+              e->last.bf16_steps, e->last.int8_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
               p->fallback ? ", runs on the reference executor" : "");
     /* drop the least recently used plan nobody is running */
     if (e->n_plans > ENG_MAX_PLANS) {

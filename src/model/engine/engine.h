@@ -75,6 +75,7 @@ typedef struct acl__engine_stats {
   int fallback;          /* the newest input shapes run on the reference executor */
   double build_ms;       /* time the newest plan took to build */
   size_t bf16_steps;     /* primitives of the newest plan that compute in bfloat16 */
+  size_t int8_steps;     /* convolutions of the newest plan that compute in int8 */
 } acl__engine_stats;
 void acl__engine_get_stats(acl__engine *e, acl__engine_stats *st);
 

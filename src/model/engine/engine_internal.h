@@ -46,6 +46,9 @@ typedef struct eng_val {
   int plain_copy;           /* a plain reorder of this value, or -1 */
   int layout_copy;          /* its latest reorder into another layout (reused by later readers), or -1 */
   int graph_output;         /* read by the caller after the run */
+  float qscale;             /* not 0: the bytes are 8-bit integers (md's type) standing for float32 values
+                               integer x qscale: a DequantizeLinear output kept quantised for an int8
+                               convolution; readers that need float32 get a scaling reorder */
 } eng_val;
 
 enum { STEP_PRIM = 1, STEP_REF };
@@ -101,6 +104,7 @@ typedef struct eng_plan {
   int fallback;              /* run this shape on the reference executor */
   size_t fused;
   size_t bf16_steps;         /* primitives computing in bfloat16 */
+  size_t int8_steps;         /* convolutions computing in int8 (quantised models) */
   pthread_mutex_t lock;      /* guards `free` and the profile */
   eng_inst *free;
   double *prof_ms;           /* OPENACL_MODEL_PROFILE: per step, ms summed over runs (else NULL) */
@@ -164,6 +168,10 @@ int acl__eng_plain(eng_build *b, int v);                     /* a plain version 
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
                        const char *what);
 void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims);
+/* x's dense row-major layout in its element type (float32, or u8 / s8 for
+ * UINT8 / INT8 values); a quantised value's plain form is float32. */
+void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);
+dnnl_data_type_t acl__eng_dnnl_type(int onnx_type);
 int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md); /* new ARENA value in md */
 const char *acl__eng_status(dnnl_status_t s);
 

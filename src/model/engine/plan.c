@@ -127,11 +127,44 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
   return 0;
 }
 
-/* A new ARENA value holding `src` reordered into `md`. */
+dnnl_data_type_t acl__eng_dnnl_type(int onnx_type) {
+  return onnx_type == ACL__ONNX_UINT8 ? dnnl_u8 : onnx_type == ACL__ONNX_INT8 ? dnnl_s8 : dnnl_f32;
+}
+
+void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md) {
+  acl__eng_plain_md(md, x->rank, x->dims);
+  dnnl_data_type_t dt = acl__eng_dnnl_type(x->onnx_type);
+  if (dt != dnnl_f32) {
+    dnnl_dims_t d, st;
+    int r = md->ndims;
+    for (int k = 0; k < r; k++) {
+      d[k] = md->dims[k];
+      st[k] = md->format_desc.blocking.strides[k];
+    }
+    dnnl_memory_desc_init_by_strides(md, r, d, dt, st);
+  }
+}
+
+/* A new ARENA value holding `src` reordered into `md`.  A quantised src
+ * (qscale, a DequantizeLinear kept in 8 bits) is scaled on its way to
+ * float32, and stays quantised (same scale) on its way to another 8-bit
+ * layout. */
 int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
   eng_plan *p = b->p;
   dnnl_primitive_desc_t pd = NULL;
-  if (dnnl_reorder_primitive_desc_create(&pd, &p->vals[src].md, b->e->dnnl, md, b->e->dnnl, NULL) != dnnl_success)
+  float qs = p->vals[src].qscale;
+  int dequant = qs != 0 && md->data_type == dnnl_f32;
+  dnnl_primitive_attr_t attr = NULL;
+  if (dequant && (dnnl_primitive_attr_create(&attr) != dnnl_success ||
+                  dnnl_primitive_attr_set_output_scales(attr, 1, 0, &qs) != dnnl_success)) {
+    if (attr != NULL)
+      dnnl_primitive_attr_destroy(attr);
+    return -1;
+  }
+  dnnl_status_t st = dnnl_reorder_primitive_desc_create(&pd, &p->vals[src].md, b->e->dnnl, md, b->e->dnnl, attr);
+  if (attr != NULL)
+    dnnl_primitive_attr_destroy(attr);
+  if (st != dnnl_success)
     return -1;
   int v = acl__eng_val_new(p);
   if (v < 0) {
@@ -145,9 +178,10 @@ int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
   memcpy(x->dims, s->dims, sizeof(x->dims));
   x->md = *md;
   x->bytes = dnnl_memory_desc_get_size(md);
+  x->qscale = dequant ? 0 : qs;
   dnnl_memory_desc_t plain;
-  acl__eng_plain_md(&plain, x->rank, x->dims);
-  x->plain = dnnl_memory_desc_equal(md, &plain);
+  acl__eng_val_plain_md(x, &plain);
+  x->plain = x->qscale == 0 && dnnl_memory_desc_equal(md, &plain);
   eng_arg a[2] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, v}};
   int rc = acl__eng_prim_step(b, pd, a, 2, "reorder");
   dnnl_primitive_desc_destroy(pd);
@@ -161,7 +195,7 @@ int acl__eng_plain(eng_build *b, int v) {
   if (p->vals[v].plain_copy >= 0)
     return p->vals[v].plain_copy;
   dnnl_memory_desc_t md;
-  acl__eng_plain_md(&md, p->vals[v].rank, p->vals[v].dims);
+  acl__eng_val_plain_md(&p->vals[v], &md);
   int c = acl__eng_reorder(b, v, &md);
   if (c >= 0)
     p->vals[v].plain_copy = c;
