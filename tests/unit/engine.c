@@ -976,9 +976,9 @@ static int qdq_conv(gb *b, const char *name, int x, float s, int type, int64_t i
 
 /* A QDQ model's convolutions run in int8 (signed input with bias and per
  * channel weight scales; unsigned input after a ReLU with one weight scale,
- * accumulating into a residual), a quantised value read by a float
- * operator is dequantised on the way, and a QuantizeLinear that is a graph
- * output gives the integers themselves: all against the reference
+ * accumulating into a residual; a Conv -> ReLU -> QuantizeLinear writing
+ * the integers itself), and a quantised value read by a float operator is
+ * dequantised on the way: all against the reference
  * executor, which runs the graph as written, within a few quantisation
  * steps of the output's range (the engine quantises by multiplying with
  * 1 / scale, the reference divides: a value on a rounding tie may move one
@@ -994,6 +994,9 @@ TEST(int8_qdq) {
   /* a quantised tensor read by a float operator: DequantizeLinear -> Sigmoid */
   int dq1 = b.g->nodes[b.g->tensors[c1].producer].inputs[0];
   gb_output(&b, unary(&b, "Sigmoid", dq1, "sig"));
+  /* Conv -> Relu -> QuantizeLinear: the convolution writes the integers */
+  int e1 = unary(&b, "Relu", qdq_conv(&b, "e1", x, 0.02f, ACL__ONNX_INT8, 8, 16, 3, 16, 1), "e1r");
+  gb_output(&b, qdq_conv(&b, "e2", e1, 0.01f, ACL__ONNX_UINT8, 16, 8, 3, 8, 1));
   acl__engine *e = make_engine(b.g);
   for (int64_t batch = 1; batch <= 8; batch += 7) {
     feed f = {0};
@@ -1002,8 +1005,9 @@ TEST(int8_qdq) {
     acl__engine_stats st = stats(e);
     printf("batch %lld: %zu steps (%zu reference), %zu in int8, %zu fused\n", (long long)batch, st.steps,
            st.ref_steps, st.int8_steps, st.fused);
-    CHECK_INT_EQ((long)st.int8_steps, 2);
+    CHECK_INT_EQ((long)st.int8_steps, 4);
     CHECK_INT_EQ((long)st.ref_steps, 0);
+    CHECK((long)st.fused >= 5); /* 3 ReLUs, the Add, e2's QuantizeLinear */
     feed_free(&f);
   }
   acl__engine_destroy(e);

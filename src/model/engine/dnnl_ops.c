@@ -704,14 +704,38 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     return ACL_ERROR_BAD_ALLOC;
   for (int64_t k = 0; q8 >= 0 && k < oc; k++)
     oscale[k] = V(b, x)->qscale * wsc[nsc > 1 ? k : 0];
+  /* ... and when its output (after a ReLU) is read only by a QuantizeLinear,
+   * the convolution writes the 8-bit integers itself (scales divided by the
+   * output scale: ReLU commutes with a positive scale) */
+  int qnode = -1, qtype = 0;
+  float qs = 1.f;
+  if (q8 >= 0 && sum_x < 0 && mul_node < 0 &&
+      (act_node < 0 || (po.n == 1 && po.e[0].alg == dnnl_eltwise_relu && po.e[0].a == 0.f))) {
+    int last = act_node >= 0 ? act_node : ni, fin = out_of(b, last, 0);
+    int qn = single_next(b, last, fin);
+    if (qn >= 0 && op_is(b, qn, "QuantizeLinear") && N(b, qn)->n_inputs >= 2) {
+      int qins[3] = {-1, -1, -1};
+      for (size_t k = 0; k < N(b, qn)->n_inputs && k < 3; k++)
+        qins[k] = acl__eng_resolve(b->e, N(b, qn)->inputs[k]);
+      if (qparams(b, qins, N(b, qn)->n_inputs < 3 ? N(b, qn)->n_inputs : 3, 0, &qs, &qtype))
+        qnode = qn;
+    }
+  }
+  float *qoscale = qnode >= 0 ? malloc((size_t)oc * sizeof(float)) : NULL;
+  if (qnode >= 0 && qoscale == NULL) {
+    free(oscale);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  for (int64_t k = 0; qnode >= 0 && k < oc; k++)
+    qoscale[k] = oscale[k] / qs;
 
-  /* attempts: in int8 (a quantised model) with the fusions, in bfloat16 (a
-   * precision mode; not a first layer read as it is) with them, in float32
-   * with them, in float32 without them */
+  /* attempts: in int8 (a quantised model) writing 8 bits, in int8 writing
+   * float32, in bfloat16 (a precision mode; not a first layer read as it is),
+   * in float32 - all with the fusions -, in float32 without them */
   dnnl_primitive_desc_t pd = NULL;
-  int lowp = 0, int8 = 0;
-  for (int attempt = 0; attempt < 4 && pd == NULL; attempt++) {
-    if ((attempt == 0 && q8 < 0) ||
+  int lowp = 0, int8 = 0, qout = 0;
+  for (int attempt = -1; attempt < 4 && pd == NULL; attempt++) {
+    if ((attempt == -1 && qnode < 0) || (attempt == 0 && q8 < 0) ||
         (attempt == 1 && !(b->e->bf16 && src_any.format_kind == dnnl_format_kind_any)))
       continue;
     if (attempt == 3) {
@@ -721,13 +745,16 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
       po.n = 0;
       md_any(&dst_md, rank, od);
     }
-    int8 = attempt == 0;
+    int8 = attempt <= 0;
+    qout = attempt == -1;
     lowp = attempt == 1;
     dnnl_memory_desc_t s_md = src_any, w_md = w_any, d_md = dst_md;
     if (int8) {
       md_any_dt(&s_md, rank, X->dims, V(b, x)->md.data_type);
       md_any_dt(&w_md, wr, wd, dnnl_s8);
     }
+    if (qout)
+      md_any_dt(&d_md, rank, od, acl__eng_dnnl_type(qtype));
     if (lowp) {
       md_any_dt(&s_md, rank, X->dims, dnnl_bf16);
       md_any_dt(&w_md, wr, wd, dnnl_bf16);
@@ -742,7 +769,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
       return ACL_ERROR_BAD_ALLOC;
     }
     if (int8)
-      dnnl_primitive_attr_set_output_scales(attr, nsc > 1 ? oc : 1, nsc > 1 ? 1 << 1 : 0, oscale);
+      dnnl_primitive_attr_set_output_scales(attr, nsc > 1 ? oc : 1, nsc > 1 ? 1 << 1 : 0, qout ? qoscale : oscale);
     if (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &s_md,
                                                    &w_md, bias >= 0 ? &b_md : NULL, &d_md, st, dl, pl,
                                                    pr) != dnnl_success ||
@@ -754,6 +781,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
       pd = NULL;
     }
   }
+  free(qoscale);
   if (pd == NULL) {
     free(oscale);
     return 1;
@@ -776,6 +804,21 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     if (sum_x >= 0) {
       define_view(b, y, sum_x, rank, od, dm);
       dst = y;
+    } else if (qout) {
+      /* the QuantizeLinear's output is what the step writes; the float
+       * tensors before it have no other reader and are never made */
+      dst = out_of(b, qnode, 0);
+      eng_val *Q = V(b, dst);
+      Q->kind = ENG_ARENA;
+      Q->onnx_type = qtype;
+      Q->rank = rank;
+      memcpy(Q->dims, od, sizeof(int64_t) * (size_t)rank);
+      Q->md = *dm;
+      Q->bytes = dnnl_memory_desc_get_size(dm);
+      dnnl_memory_desc_t plain;
+      acl__eng_val_plain_md(Q, &plain);
+      Q->plain = dnnl_memory_desc_equal(dm, &plain);
+      define_view(b, y, dst, rank, od, dm);
     } else {
       define(b, y, rank, od, dm);
       dst = y;
@@ -789,6 +832,8 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     absorb(b, add_node, y);
     absorb(b, act_node, y);
     absorb(b, mul_node, y);
+    if (qout)
+      absorb(b, qnode, dst);
   }
   dnnl_primitive_desc_destroy(pd);
   return rc;
