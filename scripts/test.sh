@@ -2,7 +2,8 @@
 # test.sh - builds openacl and runs the whole test suite the way CI does:
 #   1. gcc, -Werror, every test (ctest), then the ONNX conformance counts,
 #      then the real-model tests against PyTorch's outputs (models exported
-#      once into build/models by scripts/models/export_models.py), then the
+#      once into build/models by scripts/models/export_models.py, two of them
+#      quantised by scripts/models/quantize_qdq.py), then the
 #      Python layer's tests (label python: pytest, vendor-style scripts
 #      against the same exports)
 #   2. ASan + UBSan (leak checking on), every test; the Python tests with the
@@ -50,6 +51,15 @@ if [ "$(cat "$models/.stamp" 2>/dev/null)" != "$sum" ] || [ ! -f "$models/manife
   echo "$sum" > "$models/.stamp"
 else
   echo "models in $models are up to date"
+fi
+# quantised copies for the int8 tests, calibrated through this build's Python package
+qsum=$(cat scripts/models/export_models.py scripts/models/quantize_qdq.py | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$models/.qstamp" 2>/dev/null)" != "$qsum" ]; then
+  for m in resnet18 resnext50_32x4d; do
+    PYTHONPATH="$PWD/$root/gcc/python" /usr/bin/python3 scripts/models/quantize_qdq.py "$models/$m.onnx" \
+      "$models/${m}_int8.onnx"
+  done
+  echo "$qsum" > "$models/.qstamp"
 fi
 # -V: each case prints its largest errors, wanted in the log even when it passes
 (export OPENACL_MODELS_DIR="$PWD/$models" && cd "$root/gcc" && ctest -V -j "$jobs" -R '^models/real/')

@@ -8,7 +8,7 @@
 #
 #   bench/models/run.sh [--build DIR] [--onnx DIR] [--ort DIR] [--require-ort | --no-ort] [--runs N]
 #                       [--iters N] [--warmup N] [--threads N] [--models LIST] [--batches LIST] [--quick]
-#                       [--no-check] [--keep DIR] [--precision MODE | --precision none]
+#                       [--no-check] [--keep DIR] [--precision MODE | --precision none] [--no-int8]
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +33,9 @@ use_ort=auto
 batches="1 8"
 # the reduced-precision side: openacl again with OPENACL_PRECISION_MODE set, in rows of its own
 precision=allow_mix_precision
+# quantised rows: the CNNs quantised by scripts/models/quantize_qdq.py, run by openacl and ONNX Runtime
+int8=1
+int8_models=resnet18,resnet50,mobilenet_v2,efficientnet_b0,shufflenet_v2_x1_0,densenet121,mobilenet_v3_large,regnet_y_400mf,resnext50_32x4d
 check=1
 keep=
 
@@ -60,6 +63,9 @@ usage: $prog [options]
   --precision M   also run openacl in precision mode M (default $precision: bfloat16 convolutions and
                   matrix products where the CPU has bfloat16 units); its rows (speed, top-1 agreement and
                   error against openacl in float32) form a table of their own. none: leave it out
+  --no-int8       leave out the quantised rows (by default the CNNs among the models are quantised with
+                  scripts/models/quantize_qdq.py into ONNX/int8/ and run by openacl and ONNX Runtime
+                  too, in a table of their own)
 EOF
   exit 2
 }
@@ -86,6 +92,7 @@ while [ $# -gt 0 ]; do
   --no-check) check=0; shift ;;
   --keep) need_arg "$@"; keep=$2; shift 2 ;;
   --precision) need_arg "$@"; precision=$2; shift 2 ;;
+  --no-int8) int8=0; shift ;;
   -h | --help) usage ;;
   *) echo "$prog: unknown option '$1'" >&2; usage ;;
   esac
@@ -124,6 +131,10 @@ if [ "$use_ort" != no ]; then
   fi
 fi
 [ "$precision" != none ] && sides+=(openacl_lowp)
+if [ "$int8" = 1 ]; then
+  sides+=(openacl_int8)
+  [[ " ${sides[*]} " == *" ort "* ]] && sides+=(ort_int8)
+fi
 nsides=${#sides[@]}
 
 [ -n "$onnx" ] || onnx=$build/bench/onnx
@@ -164,8 +175,22 @@ input_shape() { # MODEL
   case $1 in bert_*) echo 128,768 ;; *) echo 3,224,224 ;; esac
 }
 model_file() { # SIDE MODEL
-  if [ "$1" = cv2 ] && [ "$2" = mobilenet_v2 ]; then echo "$onnx/opset10/$2.onnx"; else echo "$onnx/opset13/$2.onnx"; fi
+  if [ "$1" = cv2 ] && [ "$2" = mobilenet_v2 ]; then echo "$onnx/opset10/$2.onnx"
+  elif [[ $1 == *_int8 ]]; then echo "$onnx/int8/$2.onnx"
+  else echo "$onnx/opset13/$2.onnx"; fi
 }
+has_int8() { [[ ",$int8_models," == *",$1,"* ]]; }
+# The quantised copies, calibrated through this build's Python package.
+if [ "$int8" = 1 ]; then
+  mkdir -p "$onnx/int8" || exit 1
+  for m in "${model_list[@]}"; do
+    has_int8 "$m" || continue
+    [ -s "$onnx/int8/$m.onnx" ] && continue
+    echo "$prog: quantising $m into $onnx/int8" >&2
+    PYTHONPATH=$build/python "$py" "$repo/scripts/models/quantize_qdq.py" "$onnx/opset13/$m.onnx" \
+      "$onnx/int8/$m.onnx" >&2 || { echo "$prog: quantize_qdq.py failed for $m" >&2; exit 1; }
+  done
+fi
 
 # ---- the yardsticks: FMA peak and FLOPs ----------------------------------------------------------------
 echo "$prog: measuring the FMA peak with $threads threads" >&2
@@ -192,6 +217,10 @@ run_side() { # SIDE MODEL BATCH DUMP (or "")
   openacl) OPENACL_EXECUTOR_THREADS=$threads "$bench_model" "${args[@]}" ;;
   openacl_lowp) OPENACL_EXECUTOR_THREADS=$threads OPENACL_PRECISION_MODE=$precision "$bench_model" "${args[@]}" |
     sed "s/\"side\": \"openacl\"/\"side\": \"openacl_lowp\", \"precision\": \"$precision\"/" ;;
+  openacl_int8) OPENACL_EXECUTOR_THREADS=$threads "$bench_model" "${args[@]}" |
+    sed 's/"side": "openacl"/"side": "openacl_int8"/' ;;
+  ort_int8) NODE_PATH=$ort/node_modules OMP_NUM_THREADS=$threads node "$here/peer_ort.js" "${args[@]}" \
+    --input-shape "$(input_shape "$2")" | sed 's/"side":"ort"/"side":"ort_int8"/' ;;
   torch) OMP_NUM_THREADS=$threads "$py" "$here/peer_torch.py" "${args[@]}" --input-shape "$(input_shape "$2")" ;;
   cv2) OMP_NUM_THREADS=$threads "$py" "$here/peer_cv2.py" "${args[@]}" --input-shape "$(input_shape "$2")" ;;
   ort) NODE_PATH=$ort/node_modules OMP_NUM_THREADS=$threads node "$here/peer_ort.js" "${args[@]}" \
@@ -204,6 +233,7 @@ for ((r = 1; r <= runs; r++)); do
     for b in $batches; do
       for ((k = 0; k < nsides; k++)); do
         s=${sides[$(((k + r - 1) % nsides))]}
+        [[ $s == *_int8 ]] && ! has_int8 "$m" && continue
         dump=
         [ "$check" = 1 ] && [ "$r" = 1 ] && dump=$work/out-$m-$b-$s.bin
         echo "$prog: run $r/$runs $m batch $b: $s" >&2
@@ -234,11 +264,14 @@ for ((r = 1; r <= runs; r++)); do
 import json, os, sys
 import numpy as np
 work, m, b = sys.argv[1:]
-# the reduced-precision side is measured against openacl in float32, not held to float32's tolerance:
-# top-1 agreement (the arg-max over the last axis of every row) and the largest error relative to the
-# largest float32 output
-lp, fp = (os.path.join(work, f"out-{m}-{b}-{s}.bin") for s in ("openacl_lowp", "openacl"))
-if os.path.exists(lp) and os.path.exists(fp):
+# the reduced-precision and quantised sides are measured against openacl in float32, not held to
+# float32's tolerance: top-1 agreement (the arg-max over the last axis of every row) and the largest error
+# relative to the largest float32 output
+fp = os.path.join(work, f"out-{m}-{b}-openacl.bin")
+for side in ("openacl_lowp", "openacl_int8", "ort_int8"):
+    lp = os.path.join(work, f"out-{m}-{b}-{side}.bin")
+    if not (os.path.exists(lp) and os.path.exists(fp)):
+        continue
     lo, hi = np.fromfile(lp, np.float32), np.fromfile(fp, np.float32)
     if lo.shape == hi.shape:
         last = {"bert_base": 768, "bert_base_l2": 768, "tiny_transformer": None}.get(m, 1000)
@@ -247,8 +280,8 @@ if os.path.exists(lp) and os.path.exists(fp):
         agree = float(np.mean(lo.reshape(-1, last).argmax(1) == hi.reshape(-1, last).argmax(1)))
         err = float(np.abs(lo - hi).max() / max(float(np.abs(hi).max()), 1e-30))
         with open(os.path.join(work, "accuracy.jsonl"), "a") as f:
-            f.write(json.dumps({"model": m, "batch": int(b), "top1_agree": agree, "rows": lo.size // last,
-                                "max_rel_err": err}) + "\n")
+            f.write(json.dumps({"model": m, "batch": int(b), "side": side, "top1_agree": agree,
+                                "rows": lo.size // last, "max_rel_err": err}) + "\n")
 outs = {}
 for s in ("openacl", "torch", "cv2", "ort"):
     p = os.path.join(work, f"out-{m}-{b}-{s}.bin")

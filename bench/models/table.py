@@ -13,7 +13,10 @@ of PyTorch and OpenCV is the goal's measure, as before ONNX Runtime joined (<= 0
 
 Rows of openacl in a reduced precision mode (side openacl_lowp) go to a second table, never into the float32
 comparison: their speed-up over openacl in float32, their ratio to ONNX Runtime (in float32), and the accuracy
-run.sh measured against openacl in float32 (ACCURACY: top-1 agreement and largest relative error).
+run.sh measured against openacl in float32 (ACCURACY: top-1 agreement and largest relative error).  The
+quantised copies of the CNNs (sides openacl_int8 and ort_int8: the same QDQ file in both runtimes) make a
+third table: openacl / ONNX Runtime on that file, the speed-up over openacl in float32, and both sides'
+accuracy against openacl in float32.
 """
 import json
 import math
@@ -41,7 +44,7 @@ def main():
         with open(sys.argv[5]) as f:
             for line in f:
                 r = json.loads(line)
-                accuracy[(r["model"], r["batch"])] = r
+                accuracy[(r["model"], r["batch"], r.get("side", "openacl_lowp"))] = r
     rows = {}
     with open(res_path) as f:
         for line in f:
@@ -126,6 +129,53 @@ def main():
               f"(goal <= {GOAL_ORT_GEOMEAN}; range {min(ort_ratios):.2f} to {worst:.2f}, goal <= {GOAL_ORT_ROW} "
               f"on every row: {'met' if worst <= GOAL_ORT_ROW else 'not met'}).")
     lowp_table(rows, accuracy)
+    int8_table(rows, accuracy)
+
+
+def acc_text(acc):
+    if not acc:
+        return "n/a", "n/a"
+    return f"{100 * acc['top1_agree']:.1f} % of {acc['rows']}", f"{acc['max_rel_err']:.2e}"
+
+
+def median_ms(sides, s):
+    return statistics.median(r["median_ms"] for r in sides[s]) if s in sides else None
+
+
+def int8_table(rows, accuracy):
+    keys = [k for k in sorted(rows) if "openacl_int8" in rows[k]]
+    if not keys:
+        return
+    print("\nQuantised models (scripts/models/quantize_qdq.py: int8 weights per channel, 8-bit activations; the same "
+          "QDQ file in openacl and ONNX Runtime; not part of the float32 comparison); accuracy against openacl in "
+          "float32 on the benchmark's input, as above.\n")
+    print("| model | batch | openacl int8 ms (median / min) | ORT int8 ms | openacl / ORT (int8) | speed-up over "
+          "float32 | peak RSS MiB (openacl / ORT) | top-1 agreement (openacl / ORT) | max rel. error (openacl / ORT) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios, ups = [], []
+    for k in keys:
+        sides = rows[k]
+        oa = sides["openacl_int8"]
+        med, mn = median_ms(sides, "openacl_int8"), min(r["min_ms"] for r in oa)
+        ort, f32 = median_ms(sides, "ort_int8"), median_ms(sides, "openacl")
+        if ort:
+            ratios.append(med / ort)
+        if f32:
+            ups.append(f32 / med)
+        rss = [f"{statistics.median(r['peak_rss_kib'] for r in sides[s]) / 1024:.0f}" if s in sides else "n/a"
+               for s in ("openacl_int8", "ort_int8")]
+        t_oa, e_oa = acc_text(accuracy.get(k + ("openacl_int8",)))
+        t_ort, e_ort = acc_text(accuracy.get(k + ("ort_int8",)))
+        print(f"| {k[0]} | {k[1]} | {med:.1f} / {mn:.1f} | {f'{ort:.1f}' if ort else 'n/a'} | "
+              f"{f'**{med / ort:.2f}**' if ort else 'n/a'} | {f'{f32 / med:.2f}' if f32 else 'n/a'} | "
+              f"{' / '.join(rss)} | {t_oa} / {t_ort} | {e_oa} / {e_ort} |")
+    if ratios:
+        gm = math.exp(sum(math.log(q) for q in ratios) / len(ratios))
+        print(f"\nGeometric mean of openacl / ORT on the quantised models over {len(ratios)} rows: **{gm:.2f}** "
+              f"(range {min(ratios):.2f} to {max(ratios):.2f}).")
+    if ups:
+        gm = math.exp(sum(math.log(u) for u in ups) / len(ups))
+        print(f"Geometric mean speed-up of int8 over float32 (openacl): {gm:.2f} over {len(ups)} rows.")
 
 
 def lowp_table(rows, accuracy):
@@ -154,9 +204,8 @@ def lowp_table(rows, accuracy):
         if f32:
             ups.append(f32 / med)
         vs_ort = f"{med / ort:.2f}" if ort else "n/a"
-        acc = accuracy.get(k)
-        top1 = f"{100 * acc['top1_agree']:.1f} % of {acc['rows']}" if acc else "n/a"
-        err = f"{acc['max_rel_err']:.2e}" if acc else "n/a"
+        acc = accuracy.get(k + ("openacl_lowp",))
+        top1, err = acc_text(acc)
         print(f"| {k[0]} | {k[1]} | {med:.1f} / {mn:.1f} | {f32:.1f} | {up} | {vs_ort} | {rss:.0f} | {top1} | {err} |"
               if f32 else f"| {k[0]} | {k[1]} | {med:.1f} / {mn:.1f} | failed | n/a | {vs_ort} | {rss:.0f} | {top1} | "
               f"{err} |")

@@ -11,6 +11,6 @@ openacl_test(models_real GROUP models/real SOURCES ${CMAKE_CURRENT_LIST_DIR}/rea
 # a limit that lets the reference run too, not the default 120 s.
 foreach(t resnet18 resnet50 mobilenet_v2 efficientnet_b0 shufflenet_v2_x1_0 tiny_transformer densenet121
           convnext_tiny mobilenet_v3_large regnet_y_400mf resnext50_32x4d bert_base_l2 two_streams
-          resnext50_32x4d_mixed convnext_tiny_mixed bert_base_l2_mixed)
+          resnext50_32x4d_mixed convnext_tiny_mixed bert_base_l2_mixed resnet18_int8 resnext50_32x4d_int8)
   set_tests_properties(models/real/${t} PROPERTIES TIMEOUT 1800)
 endforeach()
