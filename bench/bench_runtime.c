@@ -1,7 +1,7 @@
 /*
  * bench_runtime.c - what the runtime's everyday calls cost, next to PoCL.
  *
- *   bench_runtime [--runs N] [--procs N] [--kernel PATH] [--peer-only] [--acl-only]
+ *   bench_runtime [--runs N] [--procs N] [--kernel PATH] [--peer-only] [--acl-only] [--profile DIR]
  *
  * openacl goes through the public ACL API only; the peer is PoCL (the CPU
  * OpenCL runtime, through the ICD loader) and, for copies and allocation,
@@ -30,6 +30,9 @@
  * (for times lower is better, for bandwidth higher) and whether the goal is
  * met.
  * Without OpenCL headers at build time the PoCL column says n/a.
+ * --profile DIR runs openacl's in-process cases with profiling on
+ * (aclprofInit(DIR), ACL_API | TASK_TIME | RUNTIME_API): what it costs
+ * (docs/performance.md, "Profiling cost").
  */
 #include <signal.h>
 #include <stdint.h>
@@ -41,6 +44,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 
 #if OPENACL_BENCH_OPENCL
 #define CL_TARGET_OPENCL_VERSION 120
@@ -358,6 +362,37 @@ static void acl_setup(acl_env *e, const char *kernel_path) {
     acl_failed("aclrtMalloc(64 MiB)", rc);
     e->dev = NULL;
   }
+}
+
+/* --profile DIR: profiling on for the in-process cases; the config, or NULL. */
+static aclprofConfig *prof_start(const char *dir) {
+  aclError rc = aclprofInit(dir, strlen(dir));
+  if (rc != ACL_SUCCESS) {
+    acl_failed("aclprofInit (--profile)", rc);
+    return NULL;
+  }
+  uint32_t dev = 0;
+  aclprofConfig *c =
+      aclprofCreateConfig(&dev, 1, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_RUNTIME_API);
+  if (c == NULL || (rc = aclprofStart(c)) != ACL_SUCCESS) {
+    acl_failed(c == NULL ? "aclprofCreateConfig (--profile)" : "aclprofStart (--profile)", c == NULL ? 1 : rc);
+    if (c != NULL)
+      aclprofDestroyConfig(c);
+    aclprofFinalize();
+    return NULL;
+  }
+  fprintf(stderr, "%s: profiling on (ACL_API | TASK_TIME | RUNTIME_API) into %s\n", g_tool, dir);
+  return c;
+}
+
+static void prof_stop(aclprofConfig *c) {
+  if (c == NULL)
+    return;
+  aclError rc = aclprofStop(c);
+  if (rc != ACL_SUCCESS)
+    acl_failed("aclprofStop (--profile)", rc);
+  aclprofDestroyConfig(c);
+  aclprofFinalize();
 }
 
 static void acl_teardown(acl_env *e) {
@@ -686,12 +721,13 @@ static void run_cold(const char *self, const char *kind, int procs, stat_t *setu
 
 static int usage(void) {
   fprintf(stderr,
-          "usage: %s [--runs N] [--procs N] [--kernel PATH] [--peer-only] [--acl-only]\n"
+          "usage: %s [--runs N] [--procs N] [--kernel PATH] [--peer-only] [--acl-only] [--profile DIR]\n"
           "  --runs N      timed runs per in-process case (default 11, at most %d)\n"
           "  --procs N     cold processes per side for start-up (default 21)\n"
           "  --kernel PATH the empty kernel's shared object (default: the one built with this binary)\n"
           "  --peer-only   measure only the peers (PoCL, libc)\n"
-          "  --acl-only    measure only openacl (and libc)\n",
+          "  --acl-only    measure only openacl (and libc)\n"
+          "  --profile DIR openacl's in-process cases with profiling on, written under DIR\n",
           g_tool, MAX_RUNS);
   return 2;
 }
@@ -701,6 +737,7 @@ int main(int argc, char **argv) {
     return strcmp(argv[2], "acl") == 0 ? child_acl() : child_opencl();
 
   const char *kernel_path = OPENACL_BENCH_EMPTY_KERNEL;
+  const char *profile_dir = NULL;
   int procs = 21, do_acl = 1, do_peer = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
@@ -713,6 +750,8 @@ int main(int argc, char **argv) {
       do_acl = 0;
     else if (strcmp(argv[i], "--acl-only") == 0)
       do_peer = 0;
+    else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+      profile_dir = argv[++i];
     else
       return usage();
   }
@@ -756,6 +795,9 @@ int main(int argc, char **argv) {
     acl_env ae;
     acl_setup(&ae, kernel_path);
     ae.host = lc.src;
+    aclprofConfig *prof = ae.ok && profile_dir != NULL ? prof_start(profile_dir) : NULL;
+    if (profile_dir != NULL && prof == NULL)
+      ae.ok = 0;
     if (ae.ok && ae.func != NULL) {
       a_acl = measure("(a) openacl launches", acl_launches, &ae, LAUNCHES);
       b_acl = measure("(b) openacl launch + sync", acl_launch_sync, &ae, ROUND_TRIPS);
@@ -779,6 +821,7 @@ int main(int argc, char **argv) {
       g_acl = summarize(v[0], n, 1);
       g_acl_down = summarize(v[1], n, 1);
     }
+    prof_stop(prof);
     acl_teardown(&ae);
   }
 

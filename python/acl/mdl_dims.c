@@ -3,7 +3,7 @@
  * get_output_dims, get_cur_output_dims, get_input_dynamic_dims), dims ranges,
  * the dynamic batch / HW / dims gears and their setters; and the stubs of
  * every acl.mdl name whose C function openacl does not export (config
- * handles, bundles, queues, exec configs, AIPP, dump, ...).
+ * handles, bundles, queues, exec configs, AIPP, ...; dump is in mdl_dump.c).
  *
  * Dict formats are pyACL's (docs: pyacl.md §3.4), keys in insertion order:
  *   dims   {'name': str, 'dimCount': int, 'dims': [int]}   signed: -1 is dynamic
@@ -365,12 +365,6 @@ const pyacl_stub pyacl_mdl_stubs[] = {
     {"set_aipp_pixel_var_reci", "aclmdlSetAIPPPixelVarReci", "pffffK", PYACL_RET},
     {"set_input_aipp", "aclmdlSetInputAIPP", "Ipzp", PYACL_RET},
     {"set_aipp_by_input_index", "aclmdlSetAIPPByInputIndex", "Ipzp", PYACL_RET},
-    /* dump */
-    {"init_dump", "aclmdlInitDump", "", PYACL_RET},
-    {"set_dump", "aclmdlSetDump", "|s", PYACL_RET},
-    {"finalize_dump", "aclmdlFinalizeDump", "", PYACL_RET},
-    {"dump_reg_callback", "acldumpRegCallback", "ci", PYACL_RET},
-    {"dump_unreg_callback", "acldumpUnregCallback", "", PYACL_NONE},
     /* exception info */
     {"create_and_get_op_desc", "aclmdlCreateAndGetOpDesc", "IIIz", PYACL_OPDESC},
     {NULL, NULL, NULL, PYACL_RET},

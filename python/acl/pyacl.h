@@ -125,11 +125,13 @@ extern PyMethodDef pyacl_rt_params_methods[];     /* rt_params.c: system paramet
 extern const pyacl_stub pyacl_rt_stubs[];        /* rt_stubs.c */
 extern PyMethodDef pyacl_mdl_methods[];          /* mdl.c: load, descriptions, datasets, execute */
 extern PyMethodDef pyacl_mdl_dims_methods[];     /* mdl_dims.c: dims and dynamic shapes */
+extern PyMethodDef pyacl_mdl_dump_methods[];     /* mdl_dump.c: dump */
+extern PyMethodDef pyacl_op_dump_methods[];      /* mdl_dump.c: operator info record */
 extern const pyacl_stub pyacl_mdl_stubs[];       /* mdl_dims.c */
 extern PyMethodDef pyacl_util_methods[];         /* util.c: bytes, numpy */
 extern PyMethodDef pyacl_util_thread_methods[];  /* util_thread.c: start_thread, stop_thread */
-extern const pyacl_stub pyacl_prof_stubs[];      /* prof_op.c */
-extern const pyacl_stub pyacl_op_stubs[];        /* prof_op.c */
+extern PyMethodDef pyacl_prof_methods[];         /* prof.c: profiling, subscription, msproftx */
+extern const pyacl_stub pyacl_op_stubs[];        /* op_stubs.c */
 extern PyMethodDef pyacl_ext_methods[];          /* acl_ext.c: acl._openacl, openacl's extensions */
 
 /* Shorthand for a METH_FASTCALL method-table entry. */

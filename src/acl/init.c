@@ -33,6 +33,8 @@
 #include "acl/acl.h"
 #include "acl/process.h"
 #include "common/config.h"
+#include "dump/dump.h"
+#include "prof/prof.h"
 #include "common/diag.h"
 #include "common/env.h"
 #include "common/errmsg.h"
@@ -344,12 +346,15 @@ static int acl__init_first(const char *path) {
     goto fail;
   }
   ms_rm = acl__ms_since(&ts);
+  acl__dump_config_from_init(acl__proc.cfg); /* the acl.json dump section takes effect (src/dump/) */
+  acl__prof_process_start(acl__proc.cfg);     /* and the profiler section (src/prof/) */
 
   if (path[0] != '\0') {
     char *pp = strdup(path), *pt = strdup(acl__proc.config_text);
     if (pp == NULL || pt == NULL) {
       free(pp);
       free(pt);
+      acl__dump_config_shutdown();
       acl__rt_shutdown();
       rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
       goto fail;
@@ -436,7 +441,9 @@ aclError aclInit(const char *configPath) {
 
 static int acl__teardown(const char *api) {
   int rc = acl__run_fini_callbacks(api);
+  acl__dump_config_shutdown(); /* dump off before the models go (src/dump/) */
   acl__rt_shutdown();
+  acl__prof_process_stop(); /* every task has run: the profile is written (src/prof/) */
   int flush_ms = acl__proc.env.log_flush_timeout_ms;
   acl__state_release();
   acl__proc.initialised = 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prof/prof.h"
 #include "acl/acl.h"
 #include "openacl/openacl.h"
 #include "common/errmsg.h"
@@ -103,8 +104,21 @@ static int acl__malloc_body(const char *api, void **devPtr, size_t size, uint32_
   return acl__mem_alloc(api, d, size, charged, policy, module, ra, devPtr);
 }
 
+/* Profiling with ACL_PROF_TASK_MEMORY: device memory in use now (src/prof/). */
+static void prof_mem_note(void) {
+  if (!(atomic_load_explicit(&acl__prof_flags, memory_order_relaxed) & ACL__PROF_F_MEM))
+    return; /* profiling without memory records: no device query on every allocation */
+  size_t free_b = 0, total = 0;
+  int32_t dev = 0;
+  if (aclrtGetDevice(&dev) == ACL_SUCCESS && aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total) == ACL_SUCCESS)
+    acl__prof_mem(dev, total - free_b);
+}
+
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, NULL, __builtin_return_address(0));
+  aclError rc = acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, NULL, __builtin_return_address(0));
+  if (ACL__PROF_ON() && rc == ACL_SUCCESS)
+    prof_mem_note();
+  return rc;
 }
 
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -151,7 +165,10 @@ aclError aclrtFree(void *devPtr) {
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
   if (acl__context_current(__func__, &rc) == NULL)
     return rc;
-  return acl__mem_free(__func__, devPtr);
+  rc = acl__mem_free(__func__, devPtr);
+  if (ACL__PROF_ON() && rc == ACL_SUCCESS)
+    prof_mem_note();
+  return rc;
 }
 
 aclError aclrtFreeWithDevSync(void *devPtr) {
@@ -272,12 +289,20 @@ static int acl__memcpy_body(const char *api, void *dst, size_t destMax, const vo
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
-  return acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 0, NULL);
+  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  aclError rc = acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 0, NULL);
+  if (prof_t0 != 0)
+    acl__prof_api(__func__, prof_t0); /* src/prof/ */
+  return rc;
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
-  return acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 1, stream);
+  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  aclError rc = acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 1, stream);
+  if (prof_t0 != 0)
+    acl__prof_api(__func__, prof_t0);
+  return rc;
 }
 
 /* Deprecated: aclrtMemcpyAsync with fewer kinds (no INNER / INTER device

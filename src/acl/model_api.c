@@ -22,6 +22,8 @@
 #include "acl/process.h"
 #include "common/diag.h"
 #include "common/errmsg.h"
+#include "dump/dump.h"
+#include "prof/prof.h"
 #include "model/exec.h"
 #include "model/gears.h"
 #include "model/model.h"
@@ -135,7 +137,15 @@ int acl__mdl_load(const char *api, const char *path, const void *data, size_t si
     acl__graph_free(g);
     return rc;
   }
-  return acl__model_add(api, g, ctx, mem, precision, modelId); /* takes g */
+  if ((rc = acl__model_add(api, g, ctx, mem, precision, modelId)) != 0) /* takes g */
+    return rc;
+  /* dump: bind the model to the dump configuration in force now */
+  acl__model *m = acl__dump_cfg_any() ? acl__model_acquire(api, *modelId, &rc) : NULL;
+  if (m != NULL) {
+    __atomic_store_n(&m->dump, acl__dump_bind(path, m->graph, m->id, m->device_id), __ATOMIC_RELEASE);
+    acl__model_release(m);
+  }
+  return 0;
 }
 
 aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
@@ -260,23 +270,36 @@ static int execute_common(const char *api, uint32_t modelId, const aclmdlDataset
   return rc;
 }
 
-aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
+static aclError execute_sync(const char *api, uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
   acl__stream *s = NULL;
   acl__model_run_result res;
-  int rc = execute_common(__func__, modelId, input, output, NULL, 1, &s, &res);
+  int rc = execute_common(api, modelId, input, output, NULL, 1, &s, &res);
   if (rc != 0)
     return rc;
-  rc = acl__stream_sync_api(__func__, s, -1);
+  rc = acl__stream_sync_api(api, s, -1);
   if (res.ran && res.rc != 0)
-    return ACL__FAIL(res.rc, "%s", res.msg);
+    return acl__fail(api, res.rc, __FILE__, __LINE__, "%s", res.msg);
   if (rc == 0 && !res.ran)
-    return ACL__FAIL(ACL_ERROR_RT_STREAM_ABORT, "the execution of model %u was discarded before it ran", modelId);
+    return acl__fail(api, ACL_ERROR_RT_STREAM_ABORT, __FILE__, __LINE__,
+                     "the execution of model %u was discarded before it ran", modelId);
+  return rc;
+}
+
+aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
+  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  aclError rc = execute_sync(__func__, modelId, input, output);
+  if (prof_t0 != 0)
+    acl__prof_api(__func__, prof_t0); /* src/prof/ */
   return rc;
 }
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
+  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
   acl__stream *s = NULL;
-  return execute_common(__func__, modelId, input, output, stream, 0, &s, NULL);
+  aclError rc = execute_common(__func__, modelId, input, output, stream, 0, &s, NULL);
+  if (prof_t0 != 0)
+    acl__prof_api(__func__, prof_t0);
+  return rc;
 }
 
 /* ---- descriptions -------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* stream_api.c - the public stream functions: create, destroy, synchronise, query. */
 #include <string.h>
 
+#include "prof/prof.h"
 #include "common/errmsg.h"
 #include "rt/callback.h"
 #include "rt/device.h"
@@ -135,7 +136,13 @@ static int acl__sync(const char *api, aclrtStream stream, int32_t timeout) {
   return acl__stream_sync_api(api, s, timeout);
 }
 
-aclError aclrtSynchronizeStream(aclrtStream stream) { return acl__sync(__func__, stream, -1); }
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  aclError rc = acl__sync(__func__, stream, -1);
+  if (prof_t0 != 0)
+    acl__prof_api(__func__, prof_t0); /* src/prof/ */
+  return rc;
+}
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   return acl__sync(__func__, stream, timeout);

@@ -50,6 +50,10 @@ char *acl__config_to_json(const acl__config *cfg, const acl__env *env, int compa
 /* Values the runtime needs. */
 int acl__config_err_msg_mode(const acl__config *cfg);        /* 0 thread, 1 process */
 int32_t acl__config_default_device(const acl__config *cfg);  /* -1 when not set */
+/* A "profiler" key's value as written (NULL when absent), and the absolute
+ * profiler.output (NULL when absent).  Read by src/prof/session.c. */
+const char *acl__config_prof(const acl__config *cfg, const char *key);
+const char *acl__config_prof_output(const acl__config *cfg);
 
 /* How b differs from a, as "key: a-value -> b-value; ..." (malloc'd,
  * "" when they are equal).  Used when a repeated aclInit names another file. */

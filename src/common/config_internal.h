@@ -43,7 +43,7 @@ typedef struct prof_key {
 
 /* Every profiler key openacl knows (config_profiler.c), in this order. */
 extern const prof_key acl__cfg_prof_keys[];
-#define PROF_KEY_COUNT 23                 /* entries of acl__cfg_prof_keys */
+#define PROF_KEY_COUNT 24                 /* entries of acl__cfg_prof_keys */
 #define PROF_SWITCH 0                     /* index of "switch" */
 #define PROF_OUTPUT 1                     /* index of "output" */
 

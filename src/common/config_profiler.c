@@ -29,6 +29,7 @@ const prof_key acl__cfg_prof_keys[] = {
     {"output", PK_PATH, NULL},
     {"storage_limit", PK_STORAGE, NULL},
     {"acl_api", PK_SWITCH, acl__cfg_on_off_names},
+    {"ascendcl", PK_SWITCH, acl__cfg_on_off_names}, /* the vendor's name for acl_api */
     {"task_time", PK_ENUM, k_task_time},
     {"aicpu", PK_SWITCH, acl__cfg_on_off_names},
     {"aic_metrics", PK_ENUM, k_aic_metrics},
@@ -149,3 +150,13 @@ void acl__cfg_parse_profiler(pctx *c, acl__config *cfg, const char *path, json_t
     acl__cfg_err(c, PROF_ERR, "profiler.output",
                  "missing; required when profiler.switch is \"on\"");
 }
+
+/* Values the profiler reads (src/prof/session.c). */
+const char *acl__config_prof(const acl__config *cfg, const char *key) {
+  for (size_t k = 0; cfg != NULL && k < PROF_KEY_COUNT; k++)
+    if (strcmp(acl__cfg_prof_keys[k].key, key) == 0)
+      return cfg->prof[k];
+  return NULL;
+}
+
+const char *acl__config_prof_output(const acl__config *cfg) { return cfg != NULL ? cfg->prof_output_abs : NULL; }

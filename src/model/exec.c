@@ -238,11 +238,30 @@ static int check_input(const acl__graph *g, size_t k, const acl__tensor *t, acl_
   return 0;
 }
 
+/* Tells the hook that node i ran: its outputs are outs[] when the kernel
+ * failed, else their values in vals. */
+static void notify(const acl__exec_hook *hook, const acl__graph *g, size_t i, const acl__tensor **ins,
+                   const acl__tensor *outs, const acl__tensor **outp, const acl__tensor *vals, int rc,
+                   acl__diags *diags) {
+  const acl__graph_node *n = &g->nodes[i];
+  for (size_t k = 0; k < n->n_outputs; k++) {
+    const acl__tensor *t = rc != 0 ? &outs[k] : n->outputs[k] >= 0 ? &vals[n->outputs[k]] : NULL;
+    outp[k] = t != NULL && acl__tensor_present(t) ? t : NULL;
+  }
+  acl__exec_node_event ev = {g, i, ins, n->n_inputs, outp, n->n_outputs, rc, vals, diags};
+  hook->after_node(hook->user, &ev);
+}
+
 int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_inputs,
                   acl__tensor *outputs, size_t n_outputs, acl__diags *diags) {
+  return acl__exec_run_hooked(g, inputs, n_inputs, outputs, n_outputs, NULL, diags);
+}
+
+int acl__exec_run_hooked(const acl__graph *g, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
+                         size_t n_outputs, const acl__exec_hook *hook, acl__diags *diags) {
   int rc = 0;
   acl__tensor *vals = NULL, *outs = NULL;
-  const acl__tensor **ins = NULL;
+  const acl__tensor **ins = NULL, **outp = NULL;
   for (size_t i = 0; i < n_outputs; i++)
     memset(&outputs[i], 0, sizeof(outputs[i]));
   if (n_inputs != g->n_inputs || n_outputs != g->n_outputs) {
@@ -264,7 +283,9 @@ int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_input
   vals = calloc(g->n_tensors ? g->n_tensors : 1, sizeof(*vals));
   ins = calloc(max_io, sizeof(*ins));
   outs = calloc(max_io, sizeof(*outs));
-  if (vals == NULL || ins == NULL || outs == NULL) {
+  if (hook != NULL)
+    outp = calloc(max_io, sizeof(*outp));
+  if (vals == NULL || ins == NULL || outs == NULL || (hook != NULL && outp == NULL)) {
     acl__diags_add(diags, ACL__DIAG_ERROR, ACL_ERROR_BAD_ALLOC, "", "out of memory");
     rc = ACL_ERROR_BAD_ALLOC;
     goto done;
@@ -290,6 +311,8 @@ int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_input
     memset(outs, 0, n->n_outputs * sizeof(*outs));
     acl__op_ctx ctx = {g, n, (int)i, opset, ins, n->n_inputs, outs, n->n_outputs, diags};
     rc = acl__exec_kernel(g, n)(&ctx);
+    if (hook != NULL && rc != 0)
+      notify(hook, g, i, ins, outs, outp, vals, rc, diags);
     for (size_t k = 0; k < n->n_outputs; k++) {
       if (rc == 0 && n->outputs[k] >= 0 && !acl__tensor_present(&outs[k]))
         rc = acl__op_fail(&ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "output %zu not produced", k);
@@ -300,6 +323,8 @@ int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_input
     }
     if (rc != 0)
       goto done;
+    if (hook != NULL)
+      notify(hook, g, i, ins, outs, outp, vals, 0, diags);
   }
   for (size_t k = 0; k < n_outputs; k++) {
     const acl__tensor *src = &vals[g->outputs[k]];
@@ -319,5 +344,6 @@ done:
   free(vals);
   free(ins);
   free(outs);
+  free(outp);
   return rc;
 }

@@ -92,4 +92,29 @@ int acl__exec_check_supported(const acl__graph *g, acl__diags *diags);
 int acl__exec_run(const acl__graph *g, const acl__tensor *inputs, size_t n_inputs,
                   acl__tensor *outputs, size_t n_outputs, acl__diags *diags);
 
+/* A per-node hook (dump, src/dump/): called after each node ran, on the
+ * executing thread.  On success the node's outputs are already bound in
+ * `vals`; on failure (rc != 0) `outs` holds whatever the kernel produced
+ * and the run stops after the call. */
+typedef struct acl__exec_node_event {
+  const acl__graph *g;
+  size_t node;                    /* index in g->nodes */
+  const acl__tensor *const *ins;  /* n_ins entries; NULL for an absent optional input */
+  size_t n_ins;
+  const acl__tensor *const *outs; /* n_outs entries; NULL when not produced */
+  size_t n_outs;
+  int rc;                         /* the kernel's result */
+  const acl__tensor *vals;        /* every graph tensor's value so far, indexed like g->tensors */
+  acl__diags *diags;              /* the run's diagnostics (the failure's message) */
+} acl__exec_node_event;
+
+typedef struct acl__exec_hook {
+  void (*after_node)(void *user, const acl__exec_node_event *ev);
+  void *user;
+} acl__exec_hook;
+
+/* acl__exec_run with a node hook (NULL: none). */
+int acl__exec_run_hooked(const acl__graph *g, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
+                         size_t n_outputs, const acl__exec_hook *hook, acl__diags *diags);
+
 #endif

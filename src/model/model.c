@@ -13,6 +13,7 @@
 
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "dump/dump.h"
 #include "model/engine/engine.h"
 #include "model/gears.h"
 #include "model/model.h"
@@ -148,6 +149,7 @@ static void model_free(acl__model *m) {
   if (m->graph != NULL && m->weight_mem != NULL)
     acl__model_weights_forget(m->graph, m->weight_mem, m->weight_size);
   acl__gears_free(m->gears);
+  acl__dump_binding_free(m->dump);
   acl__graph_free(m->graph);
   acl__model_iodesc_free(&m->io);
   free(m);

@@ -83,6 +83,10 @@ typedef struct acl__model {
    * published with an atomic compare-and-swap, freed with the model */
   struct acl__engine *engine;
   int precision;             /* ACL__PREC_*: the load's precision mode, for the engine */
+  /* dump (src/dump/dump.h): the binding to the dump configuration in force
+   * at load, or NULL when no dump applies (set once right after the load,
+   * before the id is returned; freed with the model) */
+  struct acl__dump_binding *dump;
   int refs;                  /* registry lock: the registry's own + one per acquire */
   struct acl__model *next;   /* registry lock */
 } acl__model;

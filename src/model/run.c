@@ -17,7 +17,9 @@
 #include "common/diag.h"
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "dump/dump.h"
 #include "model/exec.h"
+#include "prof/prof.h"
 #include "model/gears.h"
 #include "model/graph.h"
 #include "model/engine/engine.h"
@@ -261,11 +263,25 @@ typedef struct run_home {
   acl__diags *diags;
 } run_home;
 
+static int run_engine_cb(void *arg) {
+  run_home *h = arg;
+  return run_engine(h->r, h->outs, h->diags);
+}
+
 static int run_engine_home(void *arg) {
   run_home *h = arg;
   acl__device *d = h->r->t.stream->dev;
+  acl__model *m = h->r->m;
+  acl__dump_binding *dump = __atomic_load_n(&m->dump, __ATOMIC_ACQUIRE);
   acl__device_access_begin(d);
-  int rc = run_engine(h->r, h->outs, h->diags);
+  if (ACL__PROF_ON()) /* the operators that follow belong to this execution (src/prof/) */
+    acl__prof_exec_enter(&h->r->t, m->id);
+  int rc = __builtin_expect(dump == NULL, 1)
+               ? run_engine(h->r, h->outs, h->diags)
+               : acl__dump_run(dump, m->graph, h->r->in, h->r->n_in, h->outs, h->r->n_out,
+                               (uint32_t)h->r->t.stream->id, run_engine_cb, h, h->diags); /* dump.h */
+  if (ACL__PROF_ON())
+    acl__prof_exec_leave();
   acl__device_access_end(d);
   return rc;
 }

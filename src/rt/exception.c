@@ -53,6 +53,9 @@ static _Thread_local struct {
   size_t size;
 } exc_kernel;
 static _Thread_local uint32_t exc_tid;
+static acl__exception_dump_fn exc_dump; /* atomic */
+
+void acl__exception_set_dump(acl__exception_dump_fn fn) { __atomic_store_n(&exc_dump, fn, __ATOMIC_RELEASE); }
 
 void acl__exception_atfork(int phase) {
   if (phase == ACL__FORK_PREPARE) {
@@ -120,6 +123,21 @@ void acl__exception_task_failed(acl__task *t, int rc) {
   /* what aclrtGetErrorVerbose reports: a kernel's error is a software error
    * of an AI Core task; anything else is "other" */
   atomic_store(&d->fault, kernel ? ACL_RT_ERROR_AICORE : ACL_RT_ERROR_OTHERS);
+  acl__exception_dump_fn dump = __atomic_load_n(&exc_dump, __ATOMIC_ACQUIRE);
+  if (dump != NULL && kernel) { /* exception dump (dump_scene aic_err_*) */
+    struct rtExceptionInfo di = info;
+    unsigned char *copy = info.args != NULL && info.args_len > 0 ? exc_args_as_written(info.args, info.args_len)
+                                                                 : NULL;
+    di.args = copy;
+    di.args_len = copy != NULL ? info.args_len : 0;
+    di.taskid = (uint32_t)t->seq;
+    di.streamid = (uint32_t)s->id;
+    di.tid = t->submit_tid;
+    di.deviceid = (uint32_t)d->id;
+    di.retcode = (uint32_t)rc;
+    dump(&di);
+    free(copy);
+  }
 
   /* snapshot the callbacks: they run without the lock, and one may
    * unregister itself (the vendor does not wait for running callbacks) */

@@ -44,6 +44,13 @@ uint32_t acl__exception_thread_id(void);
 void acl__exception_note_kernel(aclrtFuncHandle func, void *args, size_t args_size);
 void acl__exception_task_failed(acl__task *t, int rc);
 
+/* Exception dump (src/dump/dump_exception.c) registers here to see every
+ * failed kernel launch: called on the executor thread after the fault is
+ * recorded, before the callbacks, with the info filled in (args: a copy as
+ * the program wrote them, or NULL).  NULL unregisters. */
+typedef void (*acl__exception_dump_fn)(const struct rtExceptionInfo *info);
+void acl__exception_set_dump(acl__exception_dump_fn fn);
+
 /* The public entry points' bodies (src/acl/exception_api.c); failures are
  * recorded for `api`. */
 int acl__exception_set_callback(aclrtExceptionInfoCallback cb);

@@ -44,6 +44,7 @@
 #include "common/errmsg.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "prof/prof.h"
 #include "rt/device_query.h"
 #include "rt/exception.h"
 #include "rt/executor.h"
@@ -312,7 +313,10 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
         break;
       acl__tls_task = t;
       acl__tls_cut = 0;
+      uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
       rc = t->run(t);
+      if (prof_t0 != 0)
+        acl__prof_task(t, prof_t0, rc); /* src/prof/hooks.c */
       acl__tls_task = NULL;
       if (atomic_load_explicit(&acl__mem_fault_note_pending, memory_order_relaxed))
         acl__mem_fault_log_note(); /* out of the signal handler, into the log */
@@ -367,6 +371,7 @@ static int acl__stream_run_locked(acl__stream *s, int limit, uint64_t until) {
 int acl__stream_submit(acl__stream *s, acl__task *t) { return acl__stream_submit_seq(s, t, NULL); }
 
 int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq) {
+  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
   t->next = NULL;
   t->stream = s;
   pthread_mutex_lock(&s->lock);
@@ -382,6 +387,8 @@ int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq) {
   if (!s->is_default)
     acl__tls_last_task_id = (uint32_t)t->seq;
   t->submit_tid = acl__exception_thread_id();
+  if (prof_t0 != 0)
+    acl__prof_submit(s, t, prof_t0); /* src/prof/hooks.c */
   if (s->tail != NULL)
     s->tail->next = t;
   else

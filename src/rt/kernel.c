@@ -23,6 +23,7 @@
 
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "prof/prof.h"
 #include "rt/exception.h"
 #include "rt/kernel.h"
 #include "rt/memory.h"
@@ -917,6 +918,28 @@ static int args_copy(const char *api, const acl__launch *l, const kargs *a, acl_
   return 0;
 }
 
+/* "kernel <name> (<n> blocks)" into what (size bytes), for the profile's
+ * task names: without snprintf, which costs more than the rest of a launch. */
+static void prof_kernel_name(char *what, size_t size, const char *name, uint32_t blocks) {
+  char digits[16];
+  int nd = 0;
+  do {
+    digits[nd++] = (char)('0' + blocks % 10);
+    blocks /= 10;
+  } while (blocks != 0);
+  size_t k = 0;
+  const char *parts[3] = {"kernel ", name, " ("};
+  for (int p = 0; p < 3; p++)
+    for (const char *c = parts[p]; *c != '\0' && k + 1 < size; c++)
+      what[k++] = *c;
+  while (nd > 0 && k + 1 < size)
+    what[k++] = digits[--nd];
+  for (const char *c = " blocks)"; *c != '\0' && k + 1 < size; c++)
+    what[k++] = *c;
+  what[k] = '\0';
+}
+
+
 int acl__kernel_launch(const char *api, const acl__launch *l) {
   int rc = check_cfg(api, l->cfg);
   if (rc != 0)
@@ -984,6 +1007,8 @@ int acl__kernel_launch(const char *api, const acl__launch *l) {
     return rc;
   }
   acl__mem_dev_args(k->args, args_size); /* device pointers as the kernel must use them (memory.h) */
+  if (ACL__PROF_ON()) /* the profile names the kernel (src/prof/) */
+    prof_kernel_name(t->what, sizeof t->what, k->name, k->num_blocks);
   rc = acl__stream_submit(s, t);   /* releases the task on failure */
   if (rc != 0)
     return acl__fail(api, rc, __FILE__, __LINE__, "the stream no longer accepts work (it is being destroyed)");

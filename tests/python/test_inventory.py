@@ -476,8 +476,8 @@ def test_stub_optional_arguments():
         assert acl.rt.set_exception_info_callback(*args) == 0
     with pytest.raises(TypeError):
         acl.rt.set_exception_info_callback(5)
-    for args in ((), ("/tmp/dump.json",)):
-        assert acl.mdl.set_dump(*args) == ACL_ERROR_API_NOT_SUPPORT
+    for args in ((), ("/nonexistent/dump.json",)):
+        assert acl.mdl.set_dump(*args) in (100000, 100001, 100045)  # NULL path, no acl.init, no init_dump
     with pytest.raises(TypeError):
         acl.mdl.set_dump(None)
 
@@ -1580,6 +1580,150 @@ def _(e):
     e.call("acl.mdl.execute_async", e.model_id, e.in_ds, e.out_ds, e.stream)
     assert acl.rt.synchronize_stream(e.stream) == 0
     assert np.array_equal(np.frombuffer(e.download(e.out_dev, 24), np.float32).reshape(2, 3), want)
+
+
+# -- acl.mdl: dump (docs/dump.md)
+
+@good("acl.mdl.init_dump", "acl.mdl.set_dump", "acl.mdl.finalize_dump", "acl.mdl.dump_reg_callback",
+      "acl.mdl.dump_unreg_callback", "acl.op.start_dump_args", "acl.op.stop_dump_args")
+def _(e):
+    import shutil
+    import tempfile
+    d = tempfile.mkdtemp()
+    try:
+        stem = os.path.splitext(os.path.basename(e.path))[0]
+        cfg = os.path.join(d, "dump.json")
+        with open(cfg, "w", encoding="utf-8") as f:
+            json.dump({"dump": {"dump_path": os.path.join(d, "out"), "dump_list": [{"model_name": stem}]}}, f)
+        e.call("acl.mdl.init_dump")
+        e.call("acl.mdl.set_dump", cfg)
+        chunks = []
+        e.call("acl.mdl.dump_reg_callback", lambda c, n: chunks.append((c, n)) or 0, 0)
+        mid, r = acl.mdl.load_from_file(e.path)  # loaded after set_dump: dumped
+        assert r == 0
+        assert acl.mdl.execute(mid, e.in_ds, e.out_ds) == 0
+        assert acl.mdl.unload(mid) == 0
+        assert chunks, "the dump callback got no chunk"
+        c, n = chunks[0]
+        assert n == 4120 + c["buf_len"] and len(c["data_buf"]) == c["buf_len"]
+        assert c["file_name"].startswith(os.path.join(d, "out"))
+        e.call("acl.mdl.dump_unreg_callback")
+        e.call("acl.mdl.finalize_dump")
+        assert acl.mdl.finalize_dump() == 100045  # ACL_ERROR_DUMP_NOT_RUN
+        e.call("acl.op.start_dump_args", 1, os.path.join(d, "args"))
+        assert os.path.isdir(os.path.join(d, "args"))
+        e.call("acl.op.stop_dump_args", 1)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+# -- acl.prof (docs/profiling.md)
+
+@good("acl.prof.init", "acl.prof.set_config", "acl.prof.create_config", "acl.prof.start", "acl.prof.stop",
+      "acl.prof.destroy_config", "acl.prof.finalize", "acl.prof.create_stamp", "acl.prof.destroy_stamp",
+      "acl.prof.set_stamp_trace_message", "acl.prof.mark", "acl.prof.mark_ex", "acl.prof.push", "acl.prof.pop",
+      "acl.prof.range_start", "acl.prof.range_stop", "acl.prof.create_step_info", "acl.prof.destroy_step_info",
+      "acl.prof.get_step_timestamp")
+def _(e):
+    import shutil
+    import tempfile
+    ACL_PROF_ACL_API, ACL_PROF_TASK_TIME, ACL_PROF_MSPROFTX = 0x1, 0x2, 0x80
+    ACL_PROF_STORAGE_LIMIT, ACL_AICORE_NONE, ACL_STEP_START, ACL_STEP_END = 1, 255, 0, 1
+    d = tempfile.mkdtemp()
+    try:
+        e.call("acl.prof.init", d)
+        e.call("acl.prof.set_config", ACL_PROF_STORAGE_LIMIT, "200MB")
+        cfg = e.call("acl.prof.create_config", [0], ACL_AICORE_NONE, 0,
+                     ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX)
+        assert cfg
+        assert acl.prof.create_config([], ACL_AICORE_NONE, 0, ACL_PROF_TASK_TIME) == 0  # no device: NULL
+        e.call("acl.prof.start", cfg)
+        stamp = e.call("acl.prof.create_stamp")
+        assert stamp
+        e.call("acl.prof.set_stamp_trace_message", stamp, "inventory", len("inventory"))
+        e.call("acl.prof.mark", stamp)
+        e.call("acl.prof.mark_ex", "inventory mark_ex", e.stream)
+        e.call("acl.prof.push", stamp)
+        step = e.call("acl.prof.create_step_info")
+        assert step
+        e.call("acl.prof.get_step_timestamp", step, ACL_STEP_START, e.stream)
+        assert acl.mdl.execute(e.model_id, e.in_ds, e.out_ds) == 0
+        e.call("acl.prof.get_step_timestamp", step, ACL_STEP_END, e.stream)
+        assert acl.prof.get_step_timestamp(step, ACL_STEP_END, e.stream) != 0  # one END per step
+        assert e.call("acl.prof.destroy_step_info", step) is None
+        e.call("acl.prof.pop")
+        rid, _r = e.call("acl.prof.range_start", stamp)
+        e.call("acl.prof.range_stop", rid)
+        assert e.call("acl.prof.destroy_stamp", stamp) is None
+        assert acl.rt.synchronize_stream(e.stream) == 0
+        e.call("acl.prof.stop", cfg)
+        e.call("acl.prof.destroy_config", cfg)
+        e.call("acl.prof.finalize")
+        assert acl.prof.finalize() == 100043  # ACL_ERROR_PROF_NOT_RUN
+        out = glob.glob(os.path.join(d, "PROF_*", "mindstudio_profiler_output"))
+        assert len(out) == 1, os.listdir(d)
+        tx = glob.glob(os.path.join(out[0], "msprof_tx_*.csv"))
+        assert tx, os.listdir(out[0])
+        with open(tx[0], encoding="utf-8") as f:
+            text = f.read()
+        assert "inventory" in text and "inventory mark_ex" in text
+        assert glob.glob(os.path.join(out[0], "op_summary_*.csv"))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@good("acl.prof.create_subscribe_config", "acl.prof.destroy_subscribe_config", "acl.prof.model_subscribe",
+      "acl.prof.model_unsubscribe", "acl.prof.model_un_subscribe", "acl.prof.get_op_desc_size",
+      "acl.prof.get_op_num", "acl.prof.get_op_type_len", "acl.prof.get_op_name_len", "acl.prof.get_op_type",
+      "acl.prof.get_op_name", "acl.prof.get_op_type_v2", "acl.prof.get_op_name_v2", "acl.prof.get_op_start",
+      "acl.prof.get_op_end", "acl.prof.get_op_duration", "acl.prof.get_model_id")
+def _(e):
+    ACL_AICORE_NONE = 255
+
+    def subscribe_and_run(unsubscribe, runs):
+        r, w = os.pipe()
+        cfg = e.call("acl.prof.create_subscribe_config", 1, ACL_AICORE_NONE, w)
+        assert cfg
+        e.call("acl.prof.model_subscribe", e.model_id, cfg)
+        for _ in range(runs):
+            assert acl.mdl.execute(e.model_id, e.in_ds, e.out_ds) == 0
+        e.call(unsubscribe, e.model_id)  # flushes and closes w: read() ends
+        data = b""
+        while True:
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            data += chunk
+        os.close(r)
+        e.call("acl.prof.destroy_subscribe_config", cfg)
+        return data
+
+    data = subscribe_and_run("acl.prof.model_un_subscribe", 1)
+    size, _r = e.call("acl.prof.get_op_desc_size")
+    assert size == 80 and data and len(data) % size == 0
+    data = subscribe_and_run("acl.prof.model_unsubscribe", 2)  # two executions: at least two records
+    p = acl.util.bytes_to_ptr(data)
+    n, _r = e.call("acl.prof.get_op_num", p, len(data))
+    assert n == len(data) // size and n >= 2
+    tlen, _r = e.call("acl.prof.get_op_type_len", p, len(data), 0)
+    nlen, _r = e.call("acl.prof.get_op_name_len", p, len(data), 0)
+    assert tlen > 1 and nlen > 1  # lengths count the NUL
+    op_type, _r = e.call("acl.prof.get_op_type", p, len(data), 0, tlen)
+    op_name, _r = e.call("acl.prof.get_op_name", p, len(data), 0, nlen)
+    assert len(op_type) == tlen - 1 and len(op_name) == nlen - 1
+    assert acl.prof.get_op_type(p, len(data), 0, 4097) == ("", 100000)
+    assert acl.prof.get_op_type(p, len(data), 0, tlen)[1] != 0  # each string is read once
+    t2, _r = e.call("acl.prof.get_op_type_v2", p, len(data), 1)
+    n2, _r = e.call("acl.prof.get_op_name_v2", p, len(data), 1)
+    assert t2 and n2
+    assert acl.prof.get_op_name_v2(p, len(data), 1)[0] is None  # read already
+    start = e.call("acl.prof.get_op_start", p, len(data), 0)
+    end = e.call("acl.prof.get_op_end", p, len(data), 0)
+    assert 0 < start <= end
+    assert e.call("acl.prof.get_op_duration", p, len(data), 0) == end - start
+    assert e.call("acl.prof.get_model_id", p, len(data), 0) == e.model_id
+    assert acl.prof.get_op_num(p, len(data) - 1) == (0, 100000)  # not whole records
+    assert acl.prof.get_op_start(p, len(data), n) == 0  # index out of range
 
 
 # -- acl.mdl: gears (docs/models.md "Gears", pyACL §4.3)

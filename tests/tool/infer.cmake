@@ -9,7 +9,8 @@ set(OPENACL_INFER_CASES
   err_unreadable_input err_input_count err_input_bytes err_input_shape err_input_dtype err_output_folder
   err_unsupported_peer_option err_bad_outfmt err_dym_shape_name err_dym_shape_static err_open_shape_generated
   err_folder_counts err_summary_json err_output_size err_empty_folder err_bad_npy err_stray_argument
-  err_unknown_recipe gear_batch gear_dims gear_hw err_gear_not_a_gear err_gear_no_option precision_mode)
+  err_unknown_recipe gear_batch gear_dims gear_hw err_gear_not_a_gear err_gear_no_option precision_mode dump
+  profiler)
 foreach(case ${OPENACL_INFER_CASES})
   add_test(NAME tool/infer/${case}
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/infer.sh $<TARGET_FILE:openacl_tool> ${PROJECT_SOURCE_DIR} ${case})

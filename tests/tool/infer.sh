@@ -63,7 +63,7 @@ help)
   run --help
   expect_rc 0
   for o in --model --input --output --outfmt --device --loop --warmup --batchsize --dym-batch --dym-shape --dym-hw \
-    --output-size --summary-json --quiet --debug --seed --recipe --output_dirname; do expect_out "$o"; done
+    --output-size --summary-json --quiet --debug --seed --recipe --output_dirname --profiler; do expect_out "$o"; done
   ;;
 add_npy)
   need_add
@@ -387,10 +387,61 @@ err_output_folder)
   expect_error 1 "cannot create output folder 'file/sub'"
   ;;
 err_unsupported_peer_option)
-  run --model "$DYN" --profiler true
-  expect_error 2 "option --profiler (msame / ais_bench) is not supported by openacl"
-  run --model "$DYN" --dump=1
-  expect_error 2 "option --dump"
+  run --model "$DYN" --acl_json_path acl.json
+  expect_error 2 "option --acl_json_path (msame / ais_bench) is not supported by openacl"
+  run --model "$DYN" --aipp=1
+  expect_error 2 "option --aipp"
+  run --model "$DYN" --profiler=maybe
+  expect_error 2 "option --profiler: 'maybe' is not true or false"
+  ;;
+profiler)
+  # msame's spelling with --output: OUTPUT/profiler/PROF_..., a sound trace,
+  # the model's operators in the tables, and `openacl prof` reads it back
+  run --model "$DYN" --dym-batch 2 --loop 3 --profiler true --output out --quiet
+  expect_rc 0
+  expect_out "profiler: profile written to out/profiler/PROF_"
+  p=$(ls -d out/profiler/PROF_*)
+  [ "$(echo "$p" | wc -l)" -eq 1 ] || fail "expected one PROF_ directory: $p"
+  grep -qF "$p" "$OUT" || fail "stdout does not name $p"
+  for t in op_summary task_time api_statistic op_statistic; do
+    ls "$p"/mindstudio_profiler_output/${t}_*.csv >/dev/null 2>&1 || fail "no ${t}_*.csv in $p"
+  done
+  "$PY" "$SRC/tests/api/prof_trace_check.py" "$p" >"$SCRATCH/trace" 2>&1 || { cat "$SCRATCH/trace"; fail "trace check"; }
+  grep -q "^0,execution of model 1,MODEL_EXECUTE," "$p"/mindstudio_profiler_output/task_time_*.csv \
+    || fail "no model execution task"
+  # 3 executions: each operator of the model ran 3 times
+  py "
+import csv, glob, collections
+rows = list(csv.DictReader(open(glob.glob('$p/mindstudio_profiler_output/op_summary_*.csv')[0])))
+n = collections.Counter(r['Op Name'] for r in rows)
+assert n and set(n.values()) == {3}, n"
+  "$BIN" prof out/profiler >"$SCRATCH/prof" 2>&1 || { cat "$SCRATCH/prof"; fail "openacl prof failed"; }
+  grep -q "top operators by total time" "$SCRATCH/prof" || fail "openacl prof printed no operators"
+  expect_only out
+  # ais_bench's spelling without --output: ./profiler; 0 turns it off
+  run --model "$DYN" --dym-batch 2 --profiler 1
+  expect_rc 0
+  expect_out "profiler: profile written to ./profiler/PROF_"
+  expect_out "steady state"
+  run --model "$DYN" --dym-batch 2 --profiler 0
+  expect_rc 0
+  grep -q "profiler" "$OUT" && fail "--profiler 0 still profiled"
+  [ "$(ls -d profiler/PROF_* | wc -l)" -eq 1 ] || fail "--profiler 0 wrote a profile"
+  expect_only out profiler
+  ;;
+dump)
+  # every layer in the vendor's dump format, read back with the real protobuf
+  # library and compared with the .npy beside each tensor (dump_read.py)
+  run --model "$DYN" --dym-batch 2 --dump --output out --quiet
+  expect_rc 0
+  expect_out "dump: every layer's inputs and outputs written under"
+  n=0
+  for f in $(find out/dump -type f ! -name '*.npy'); do
+    case "$f" in out/dump/[0-9]*/0/dyn_batch/1/0/*.*.*.*.*) ;; *) fail "dump layout: $f" ;; esac
+    "$PY" "$(dirname "$0")/dump_read.py" "$f" >/dev/null || fail "dump_read.py $f"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 2 ] || fail "only $n dump files: $(find out -type f)"
   ;;
 err_bad_outfmt)
   run --model "$DYN" --outfmt JPG

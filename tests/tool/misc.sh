@@ -1,6 +1,7 @@
 #!/bin/sh
-# misc.sh - drives `openacl devices`, `openacl explain`, `openacl config check`
-# and the dispatcher as a user would: exit codes, stdout, stderr, JSON.
+# misc.sh - drives `openacl devices`, `openacl explain`, `openacl config check`,
+# `openacl prof` and the dispatcher as a user would: exit codes, stdout,
+# stderr, JSON.
 #
 #   sh misc.sh OPENACL_BINARY SOURCE_DIR AREA/CASE
 #
@@ -40,6 +41,40 @@ json_check() {
 d = json.load(open(sys.argv[1]))
 ok = $1
 sys.exit(0 if ok else 1)" "$OUT" || fail "JSON check failed: $1"
+}
+
+# make_prof DIR NAME: a PROF_ directory NAME under DIR with hand-made tables
+# (times in µs from 1000000): stream 1 runs [0,100] and [150,250]; stream 2
+# runs [0,50], waits on an event [50,200] and runs [300,400]: a 400 us
+# window, stream 1 busy 200 (50.0%), stream 2 busy 150 (37.5%) with 150 of
+# wait and a 100 us gap at 200.  Operators: model 2 conv1 100 us, model 1
+# conv1 10+20+30, model 1 relu 5+5.
+make_prof() {
+  d="$1/$2/mindstudio_profiler_output"
+  mkdir -p "$d" "$1/$2/host/data"
+  cat >"$d/task_time_20260101000000.csv" <<'CSV'
+Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)
+0,execution of model 1,MODEL_EXECUTE,1,1,100.000,1000000.000,1000100.000
+0,"copy of 64 bytes, host to device",MEMCPY_ASYNC,2,1,50.000,1000000.000,1000050.000
+0,wait for event 3,EVENT_WAIT,2,2,150.000,1000050.000,1000200.000
+0,execution of model 1,MODEL_EXECUTE,1,2,100.000,1000150.000,1000250.000
+0,execution of model 2,MODEL_EXECUTE,2,3,100.000,1000300.000,1000400.000
+CSV
+  cat >"$d/op_summary_20260101000000.csv" <<'CSV'
+Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Num,Mix Block Num,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,Output Data Types,Output Formats,Context ID,Implementation
+0,1,1,1,conv1,Conv,static,AI_CORE,1000000.000,10.000,0.000,1,0,NO,"1,3,8,8;4,3,3,3",DT_FLOAT;DT_FLOAT,NCHW;NCHW,"1,4,6,6",DT_FLOAT,NCHW,N/A,brg:avx2
+0,1,1,1,relu,Relu,static,AI_CORE,1000010.000,5.000,0.000,1,0,NO,"1,4,6,6",DT_FLOAT,NCHW,"1,4,6,6",DT_FLOAT,NCHW,N/A,reference kernel
+0,1,2,1,conv1,Conv,static,AI_CORE,1000150.000,20.000,0.000,1,0,NO,"1,3,8,8;4,3,3,3",DT_FLOAT;DT_FLOAT,NCHW;NCHW,"1,4,6,6",DT_FLOAT,NCHW,N/A,brg:avx2
+0,1,2,1,relu,Relu,static,AI_CORE,1000170.000,5.000,0.000,1,0,NO,"1,4,6,6",DT_FLOAT,NCHW,"1,4,6,6",DT_FLOAT,NCHW,N/A,reference kernel
+0,1,3,1,conv1,Conv,static,AI_CORE,1000180.000,30.000,0.000,1,0,NO,"1,3,8,8;4,3,3,3",DT_FLOAT;DT_FLOAT,NCHW;NCHW,"1,4,6,6",DT_FLOAT,NCHW,N/A,brg:avx2
+0,2,3,2,conv1,Conv,static,AI_CORE,1000300.000,100.000,0.000,1,0,NO,"1,3,8,8;4,3,3,3",DT_FLOAT;DT_FLOAT,NCHW;NCHW,"1,4,6,6",DT_FLOAT,NCHW,N/A,jit:avx2
+CSV
+}
+# out_line TEXT...: some line of stdout holds every TEXT, or fail.
+out_line() {
+  f=$(cat "$OUT")
+  for t in "$@"; do f=$(printf '%s\n' "$f" | grep -F -- "$t"); done
+  [ -n "$f" ] || fail "no stdout line holds all of: $*"
 }
 
 case "$CASE" in
@@ -274,11 +309,89 @@ config/usage)
   run config check --help
   expect_rc 0; err_empty; expect_out "usage: openacl config check"
   ;;
+# ---- prof ----------------------------------------------------------------
+prof/summary)
+  make_prof "$SCRATCH" PROF_000001_20260101000000000_00001234ABCDEFGH
+  run prof "$SCRATCH/PROF_000001_20260101000000000_00001234ABCDEFGH"
+  expect_rc 0; err_empty
+  expect_out "mindstudio_profiler_output"
+  expect_out "6 runs of 3 operators, 170.000 us in all"
+  # by total time: model 2 conv1, then model 1 conv1, then relu
+  order=$(grep -E '^  [12] ' "$OUT" | awk '{print $1 "/" $2}' | tr '\n' ' ')
+  [ "$order" = "2/conv1 1/conv1 1/relu " ] || fail "operator order '$order'"
+  out_line "2     conv1" "100.000" "58.8%" "jit:avx2"
+  out_line "1     conv1" "      3 " "60.000" "20.000" "30.000" "35.3%" "brg:avx2"
+  out_line "1     relu" "reference kernel" "5.9%"
+  out_line "  Conv " "      4 " "160.000" "94.1%"
+  expect_out "the 400.000 us window"
+  out_line "  0      1 " "      2 " "200.000" "0.000" "200.000" "50.0%"
+  out_line "  0      2 " "      3 " "150.000" "150.000" "100.000" "37.5%"
+  # the longest gap: stream 2, after the wait (ends at 200), 100 us, before model 2
+  l=$(sed -n '/longest idle gaps/{n;n;p;}' "$OUT")
+  printf '%s\n' "$l" | grep -q "^  0      2 .* 200.000 .* 100.000  wait for event 3 .*execution of model 2$" \
+    || fail "first gap line '$l'"
+  out_line "  0      1 " "100.000" "50.000" "execution of model 1"
+  # the same from the folder above and from the tables' folder
+  run prof "$SCRATCH"
+  expect_rc 0; expect_out "6 runs of 3 operators"
+  run prof --top 1 "$SCRATCH/PROF_000001_20260101000000000_00001234ABCDEFGH/mindstudio_profiler_output"
+  expect_rc 0; expect_out "... 2 more (--top)"; expect_out "... 1 more (--top)"
+  ;;
+prof/newest)
+  make_prof "$SCRATCH/p" PROF_000002_20260101000000000_00001234ABCDEFGH
+  make_prof "$SCRATCH/p" PROF_000001_20260102000000000_00001234ABCDEFGH
+  rm "$SCRATCH/p/PROF_000001_20260102000000000_00001234ABCDEFGH/mindstudio_profiler_output/op_summary_20260101000000.csv"
+  run prof "$SCRATCH/p"
+  expect_rc 0; err_empty
+  expect_out "2 profiles in $SCRATCH/p; reading the newest, PROF_000001_20260102000000000_00001234ABCDEFGH"
+  # task time only (l0): said so, the streams still summarised
+  expect_out "operators: no op_summary table"
+  expect_out "50.0%"
+  ;;
+prof/not_profile)
+  mkdir "$SCRATCH/empty"
+  run prof "$SCRATCH/empty"
+  expect_rc 1; out_empty; err_line_count 1; err_lines_ok; expect_err "holds no profile"; expect_err "Remedy:"
+  run prof "$SCRATCH/missing"
+  expect_rc 1; out_empty; err_line_count 1; expect_err "'$SCRATCH/missing' is not a directory"
+  mkdir -p "$SCRATCH/unwritten/PROF_000001_20260101000000000_00001234ABCDEFGH/mindstudio_profiler_output"
+  run prof "$SCRATCH/unwritten"
+  expect_rc 1; err_line_count 1; expect_err "the profile was not written"
+  ;;
+prof/bad_table)
+  make_prof "$SCRATCH" PROF_000001_20260101000000000_00001234ABCDEFGH
+  t="$SCRATCH/PROF_000001_20260101000000000_00001234ABCDEFGH/mindstudio_profiler_output/task_time_20260101000000.csv"
+  sed -i '3s/1000050.000$/soon/' "$t"
+  run prof "$SCRATCH/PROF_000001_20260101000000000_00001234ABCDEFGH"
+  expect_rc 1; err_line_count 1; err_lines_ok
+  expect_err "task_time_20260101000000.csv line 3: task_start(us) / task_stop(us) are not times"
+  printf 'Device_id,stream_id\n0,1\n' >"$t"
+  run prof "$SCRATCH/PROF_000001_20260101000000000_00001234ABCDEFGH"
+  expect_rc 1; expect_err "the header lacks stream_id, task_start(us) or task_stop(us)"
+  ;;
+prof/usage)
+  run prof
+  expect_rc 2; out_empty; err_line_count 1; expect_err "no DIR given"; expect_err "see 'openacl prof --help'"
+  for bad in 0 -1 x 10001 ''; do
+    run prof --top "$bad" "$SCRATCH"
+    expect_rc 2; expect_err "is not a count from 1 to 10000"
+  done
+  run prof --top
+  expect_rc 2; expect_err "--top needs a value"
+  run prof --bogus "$SCRATCH"
+  expect_rc 2; expect_err "unknown option '--bogus'"
+  run prof "$SCRATCH" "$SCRATCH/x"
+  expect_rc 2; expect_err "one DIR only"
+  run prof --help
+  expect_rc 0; err_empty; expect_out "usage: openacl prof"; expect_out "--top"
+  run help prof
+  expect_rc 0; expect_out "usage: openacl prof"
+  ;;
 # ---- the dispatcher -----------------------------------------------------
 main/help)
   run --help
   expect_rc 0; err_empty
-  for c in infer devices explain config; do expect_out "  $c "; done
+  for c in infer devices explain config prof; do expect_out "  $c "; done
   run help explain
   expect_rc 0; expect_out "usage: openacl explain"
   ;;

@@ -405,7 +405,11 @@ int tool_cmd_infer(int argc, char **argv) {
   j.o = &o;
   j.m = &m;
   st.j = &j;
-  ret = tool_model_load(o.model, o.device, o.precision_mode, &m);
+  ret = infer_dump_begin(&o);
+  if (ret == 0)
+    ret = infer_prof_begin(&o);
+  if (ret == 0)
+    ret = tool_model_load(o.model, o.device, o.precision_mode, &m);
   if (ret != 0)
     goto out;
   loaded = 1;
@@ -453,8 +457,12 @@ out:
   infer_inputs_free(&j);
   free(j.out_size);
   infer_gears_free(&gears);
+  int prof_ret = infer_prof_end(&o, ret == 0);
+  if (ret == 0)
+    ret = prof_ret;
   if (loaded)
     tool_model_unload(&m, o.device);
+  infer_dump_end(&o, ret == 0);
   if (o.recipe != NULL && o.recipe->destroy != NULL && o.recipe_self != NULL)
     o.recipe->destroy(o.recipe_self);
   aclFinalize();

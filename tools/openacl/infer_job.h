@@ -29,6 +29,8 @@ typedef struct infer_opts {
   const char *output_size;                 /* "bytes,bytes" */
   const char *summary_json;
   int quiet, debug;
+  int dump;                                /* --dump: every layer to OUTPUT/dump (infer_dump.c) */
+  int profiler;                            /* --profiler: a profile in OUTPUT/profiler (infer_prof.c) */
   uint64_t seed;
   const char *recipe_name;
   const char *precision_mode;              /* "allow_mix_precision": OPENACL_MDL_PRECISION_MODE_PTR */
@@ -40,6 +42,19 @@ typedef struct infer_opts {
  * --recipe is given.  0, TOOL_USAGE (message printed), or -1 for --help
  * (printed; exit 0). */
 int infer_opts_parse(int argc, char **argv, infer_opts *o);
+
+/* --dump (infer_dump.c): aclInit and, when o->dump, the runtime dump API set
+ * up before the model is loaded; 0 or TOOL_FAIL (printed).  _end prints
+ * where the files went (ran: the executions succeeded) and finalizes. */
+int infer_dump_begin(const infer_opts *o);
+void infer_dump_end(const infer_opts *o, int ran);
+
+/* --profiler (infer_prof.c): when o->profiler, aclprofInit and aclprofStart
+ * before the model is loaded; 0 or TOOL_FAIL (printed).  _end stops, writes
+ * the profile, prints where (ran: the executions succeeded) and finalizes;
+ * 0 or TOOL_FAIL when the profile could not be written. */
+int infer_prof_begin(const infer_opts *o);
+int infer_prof_end(const infer_opts *o, int ran);
 
 /* Where one model input's data comes from. */
 enum { SRC_ZEROS, SRC_RANDOM, SRC_FILES, SRC_RECIPE };

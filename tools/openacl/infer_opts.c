@@ -44,7 +44,9 @@ static const opt_def defs[] = {
     {{"precision_mode", "precision-mode"}, K_STR, F(precision_mode)},
     /* shapes of .npy inputs are always taken from the files; the summary always shows everything */
     {{"auto_set_dymdims_mode", "auto_set_dymshape_mode", "display_all_summary"}, K_NOOP_BOOL, 0},
-    {{"profiler", "dump", "acl_json_path", "aipp"}, K_REJECT, 0},
+    {{"dump"}, K_BOOL, F(dump)},
+    {{"profiler"}, K_BOOL, F(profiler)},
+    {{"acl_json_path", "aipp"}, K_REJECT, 0},
 };
 #undef F
 
@@ -77,13 +79,18 @@ static void help(const infer_opts *o) {
          "                        default must_keep_origin_dtype; docs/models.md, \"Precision modes\")\n"
          "  --quiet               no summary on stdout\n"
          "  --debug               describe the model and each execution on stderr\n"
+         "  --dump                dump every layer's inputs and outputs (vendor dump files, a .npy beside\n"
+         "                        each tensor) under OUTPUT/dump, or ./dump; docs/dump.md\n"
+         "  --profiler            profile the run (msame: --profiler true, ais_bench: --profiler 1): API\n"
+         "                        calls, tasks, operators, memory, into OUTPUT/profiler or ./profiler;\n"
+         "                        'openacl prof DIR' summarises it; docs/profiling.md\n"
          "  --recipe NAME         preprocess and postprocess with a recipe:\n");
   for (size_t i = 0; tool_recipes[i] != NULL; i++)
     printf("                          %-10s %s\n", tool_recipes[i]->name, tool_recipes[i]->summary);
   if (o->recipe != NULL && o->recipe->options != NULL)
     printf("\noptions of recipe '%s':\n%s", o->recipe->name, o->recipe->options);
   printf("\nAccepted for msame / ais_bench compatibility: --auto_set_dymdims_mode, --auto_set_dymshape_mode,\n"
-         "--display_all_summary (always on). Not supported: --profiler, --dump, --acl_json_path, --aipp.\n"
+         "--display_all_summary (always on). Not supported: --acl_json_path, --aipp.\n"
          "Exit status: 0 done, 1 a failure (file, model, API call), 2 a usage error. See docs/infer.md.\n");
 }
 

@@ -19,6 +19,7 @@ static const struct {
     {"devices", tool_cmd_devices, "list the visible devices"},
     {"explain", tool_cmd_explain, "explain an ACL error code or name"},
     {"config", tool_cmd_config, "check an acl.json file as aclInit would ('openacl config check FILE')"},
+    {"prof", tool_cmd_prof, "summarise a profile: top operators, stream utilisation, idle gaps"},
 };
 enum { N_COMMANDS = sizeof(commands) / sizeof(commands[0]) };
 
@@ -82,7 +83,7 @@ int main(int argc, char **argv) {
     /* `openacl help CMD` runs `openacl CMD --help`. */
     int i = find_command(argv[2]);
     if (i < 0) {
-      tool_error("unknown command '%s'; the commands are infer, devices, explain, config (see 'openacl --help')",
+      tool_error("unknown command '%s'; the commands are infer, devices, explain, config, prof (see 'openacl --help')",
                  argv[2]);
       return TOOL_USAGE;
     }
@@ -100,6 +101,6 @@ int main(int argc, char **argv) {
   else if (close >= 0)
     tool_error("unknown command '%s'; did you mean '%s'? (see 'openacl --help')", cmd, commands[close].name);
   else
-    tool_error("unknown command '%s'; the commands are infer, devices, explain, config (see 'openacl --help')", cmd);
+    tool_error("unknown command '%s'; the commands are infer, devices, explain, config, prof (see 'openacl --help')", cmd);
   return TOOL_USAGE;
 }

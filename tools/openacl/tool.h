@@ -22,6 +22,7 @@ int tool_cmd_infer(int argc, char **argv);
 int tool_cmd_devices(int argc, char **argv);
 int tool_cmd_explain(int argc, char **argv);
 int tool_cmd_config(int argc, char **argv);
+int tool_cmd_prof(int argc, char **argv);
 
 /* "openacl: error: <message>" on stderr, one line. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "prof/prof.h"
 
 /* Plans kept per model: one per set of input shapes; the oldest unused one
  * goes when a new one would pass this. */
@@ -632,6 +633,7 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
   for (int si = 0; rc == 0 && si < p->n_steps; si++) {
     eng_step *s = &p->steps[si];
     double t0 = p->prof_ms != NULL ? acl__eng_now_ms() : 0;
+    uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0; /* aclprof operator records (src/prof/) */
     if (s->kind == STEP_REF) {
       rc = run_ref(e, p, in, si, diags);
     } else {
@@ -648,6 +650,8 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
       }
     }
     free_dead(p, in, si);
+    if (prof_t0 != 0)
+      acl__eng_prof_step(e, p, in, si, prof_t0); /* profile.c */
     if (p->prof_ms != NULL) {
       dnnl_stream_wait(in->stream);
       double t = acl__eng_now_ms() - t0;
