@@ -1013,3 +1013,30 @@ TEST(int8_qdq) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* [..., M, K] x constant [K, N] with a bias Add and a Relu (a Linear layer
+ * over a channels-last image, as ConvNeXt's): one 2-D product over every
+ * row, its result seen under the 4-D shape; a batched product of two
+ * activations keeps its batch. */
+TEST(matmul_flattened_rows) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 5, 6, 8});
+  int y = binary(&b, "MatMul", x, gb_w(&b, "w", 2, (int64_t[]){8, 12}), "linear");
+  y = unary(&b, "Relu", binary(&b, "Add", y, gb_w(&b, "bias", 1, (int64_t[]){12}), "biased"), "act");
+  gb_output(&b, y);
+  int t = unary(&b, "Transpose", y, "yt");
+  gb_ints(&b, "perm", 4, (int64_t[]){0, 1, 3, 2});
+  gb_output(&b, binary(&b, "MatMul", y, t, "gram")); /* [N,5,6,12] x [N,5,12,6] */
+  acl__engine *e = make_engine(b.g);
+  for (int64_t batch = 1; batch <= 8; batch += 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){batch, 5, 6, 8});
+    compare_run(e, b.g, &f);
+    acl__engine_stats st = stats(e);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+    CHECK((long)st.fused >= 2); /* the Add and the Relu */
+    feed_free(&f);
+  }
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
