@@ -6,13 +6,16 @@
  * The peers (peer_torch.py, peer_cv2.py) print the same line for PyTorch and
  * OpenCV DNN, so the driver can put the three side by side.
  *
- *   bench_model MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE]
+ *   bench_model MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--profile DIR]
  *
  * The run: one execution timed as first_ms (it pays for anything done lazily),
  * WARMUP more untimed, then ITERATIONS timed ones.  --threads N sets
  * OPENACL_EXECUTOR_THREADS before aclInit: the engine takes the device's
  * executor threads as its thread budget.  --dump writes output 0 of the last
  * execution as raw float32 for the driver's cross-check of the three sides.
+ * --profile DIR profiles the warm-up and the timed executions (aclprofInit
+ * DIR; ACL_API | TASK_TIME | RUNTIME_API, operators included) and writes
+ * the profile after the timing, to measure what profiling costs.
  * The input is the same deterministic pattern every side uses (input_value).
  */
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 
 #define MAX_IO 8
 
@@ -79,7 +83,8 @@ static int parse_count(const char *s, const char *what, long min, long *out) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: %s MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE]\n", prog);
+  fprintf(stderr, "usage: %s MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--profile DIR]\n",
+          prog);
 }
 
 /* One model input or output: its shape at this batch size and its device buffer. */
@@ -114,7 +119,7 @@ static int resolve_dims(aclmdlIODims *d, long batch, const char *kind, size_t in
 }
 
 int main(int argc, char **argv) {
-  const char *model = NULL, *dump = NULL;
+  const char *model = NULL, *dump = NULL, *profile = NULL;
   long batch = 0, iters = 0, warmup = 0, threads = 0;
   int npos = 0;
   for (int i = 1; i < argc; i++) {
@@ -123,6 +128,8 @@ int main(int argc, char **argv) {
         return 2;
     } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
       dump = argv[++i];
+    } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+      profile = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1] != '\0' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
       fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
       usage();
@@ -169,7 +176,8 @@ int main(int argc, char **argv) {
   aclmdlDesc *desc = NULL;
   aclmdlDataset *in = NULL, *out = NULL;
   uint32_t id = 0;
-  int device_set = 0, loaded = 0;
+  int device_set = 0, loaded = 0, prof_on = 0; /* prof_on: 1 initialised, 2 started */
+  aclprofConfig *pcfg = NULL;
   io_tensor ins[MAX_IO], outs[MAX_IO];
   size_t n_in = 0, n_out = 0;
   double *lat = NULL;
@@ -280,6 +288,21 @@ int main(int argc, char **argv) {
     goto cleanup;
   }
   double first_ms = now_ms() - t0;
+  if (profile != NULL) {
+    uint32_t dev0 = 0;
+    if ((rc = aclprofInit(profile, strlen(profile))) != ACL_SUCCESS) {
+      acl_failed("aclprofInit", rc);
+      goto cleanup;
+    }
+    prof_on = 1;
+    pcfg = aclprofCreateConfig(&dev0, 1, ACL_AICORE_NONE, NULL,
+                               ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_RUNTIME_API);
+    if (pcfg == NULL || (rc = aclprofStart(pcfg)) != ACL_SUCCESS) {
+      acl_failed("aclprofCreateConfig / aclprofStart", pcfg == NULL ? ACL_ERROR_INVALID_PARAM : rc);
+      goto cleanup;
+    }
+    prof_on = 2;
+  }
   for (long w = 0; w < warmup; w++) {
     if ((rc = aclmdlExecute(id, in, out)) != ACL_SUCCESS) {
       acl_failed("aclmdlExecute (warm-up)", rc);
@@ -330,6 +353,12 @@ int main(int argc, char **argv) {
   status = 0;
 
 cleanup:
+  if (prof_on == 2 && (rc = aclprofStop(pcfg)) != ACL_SUCCESS)
+    status = acl_failed("aclprofStop", rc);
+  if (pcfg != NULL)
+    aclprofDestroyConfig(pcfg);
+  if (prof_on && (rc = aclprofFinalize()) != ACL_SUCCESS)
+    status = acl_failed("aclprofFinalize", rc);
   free(lat);
   free(host);
   /* The datasets first: they refer to the buffers. */
