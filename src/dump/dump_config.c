@@ -115,7 +115,9 @@ static int cfg_build(const acl__config *src, acl__dump_cfg **out) {
     char stamp[32];
     acl__dump_stamp_s(stamp, sizeof(stamp));
     c->path = strdup(src->dump_path_abs);
-    bad |= c->path == NULL || asprintf(&c->base, "%s/%s", src->dump_path_abs, stamp) < 0;
+    size_t n = strlen(src->dump_path_abs);
+    int slash = n > 0 && src->dump_path_abs[n - 1] == '/'; /* "./" gives "<cwd>/<stamp>", not "<cwd>//<stamp>" */
+    bad |= c->path == NULL || asprintf(&c->base, "%s%s%s", src->dump_path_abs, slash ? "" : "/", stamp) < 0;
   }
   if (src->exception_path != NULL)
     bad |= (c->exc_root = strdup(src->exception_path)) == NULL;

@@ -50,7 +50,10 @@ typedef struct acl__prof_rec {
   uint64_t seq;     /* TASK/SUBMIT/OP: the task's seq on its stream; TX: range id; MEM: bytes in use */
   uint64_t t0, t1;  /* monotonic ns (t0 == t1 for instants) */
   const void *ptr;  /* API: name literal; OP: opinfo; TX: message (string pool) */
-  char text[56];    /* TASK/SUBMIT: the task's name */
+  union {
+    char text[56];      /* TASK/SUBMIT: the task's name */
+    const char *domain; /* TX: the mstx domain's name (string pool); NULL: "default" */
+  };
 } acl__prof_rec;
 
 /* ---- recorder.c ------------------------------------------------------------ */
@@ -63,6 +66,23 @@ uint32_t acl__prof_tid(void);
 void acl__prof_recorder_reset(void);
 /* Every record of the current session (copied, malloc'd), sorted by t0. */
 acl__prof_rec *acl__prof_collect(size_t *n);
+
+/* ---- tx.c: what mstx.c shares with the msproftx calls --------------------- */
+/* Appends a PREC_TX record (domain NULL: "default"). */
+void acl__prof_tx_record(int type, const char *msg, const char *domain, uint64_t t0, uint64_t t1, uint64_t id,
+                         int32_t stream, int16_t device);
+/* Puts a marker task named "msproftx <msg>" on `stream` (an aclrtStream):
+ * 0 with its stream id, device and seq, or the aclError (recorded for api). */
+int acl__prof_tx_marker_task(const char *api, void *stream, const char *msg, int32_t *stream_id, int16_t *device,
+                             uint64_t *seq);
+
+/* ---- mstx.c ---------------------------------------------------------------- */
+/* Sets MSTX_INJECTION_PATH to this library's path when it is unset. */
+void acl__prof_mstx_advertise(void);
+
+/* ---- aprof.c --------------------------------------------------------------- */
+/* Whether MsprofSetDeviceIdByGeModelIdx declared this model id. */
+int acl__prof_ge_model_declared(uint32_t model);
 
 /* ---- strings.c: copies that live until aclFinalize ------------------------ */
 const char *acl__prof_strdup(const char *s, size_t n);

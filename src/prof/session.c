@@ -178,6 +178,8 @@ static int session_begin(const char *root, uint64_t bits, uint64_t devices, unsi
   sess.real0 = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
   sess.pid = (int)getpid();
   acl__prof_recorder_reset();
+  if (bits & ACL_PROF_MSPROFTX)
+    acl__prof_mstx_advertise();
   running = 1;
   acl__prof_flags_update();
   ACL__LOGI(ACL__MOD_ASCENDCL, "profiling started into %s (data types 0x%llx)", sess.dir,

@@ -245,10 +245,13 @@ aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *p
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "profSubscribeConfig %p is no live subscription configuration",
                      (const void *)profSubscribeConfig);
   int rc = 0;
-  acl__model *m = acl__model_acquire(__func__, modelId, &rc);
-  if (m == NULL)
-    return rc;
-  acl__model_release(m);
+  /* a loaded model, or an id declared by MsprofSetDeviceIdByGeModelIdx */
+  if (!acl__prof_ge_model_declared(modelId)) {
+    acl__model *m = acl__model_acquire(__func__, modelId, &rc);
+    if (m == NULL)
+      return rc;
+    acl__model_release(m);
+  }
   pthread_mutex_lock(&acl__prof_lock);
   unsigned f = atomic_load(&acl__prof_flags) & ~ACL__PROF_F_SUB;
   if (f != 0) {

@@ -58,8 +58,8 @@ static _Thread_local struct {
 } stack[STACK_MAX];
 static _Thread_local int depth;
 
-static void tx_record(int type, const char *msg, uint64_t t0, uint64_t t1, uint64_t id, int32_t stream,
-                      int16_t device) {
+void acl__prof_tx_record(int type, const char *msg, const char *domain, uint64_t t0, uint64_t t1, uint64_t id,
+                         int32_t stream, int16_t device) {
   acl__prof_rec *r = acl__prof_slot();
   if (r == NULL)
     return;
@@ -71,7 +71,13 @@ static void tx_record(int type, const char *msg, uint64_t t0, uint64_t t1, uint6
   r->stream = stream;
   r->device = device;
   r->ptr = msg;
+  r->domain = domain;
   acl__prof_commit();
+}
+
+static void tx_record(int type, const char *msg, uint64_t t0, uint64_t t1, uint64_t id, int32_t stream,
+                      int16_t device) {
+  acl__prof_tx_record(type, msg, NULL, t0, t1, id, stream, device);
 }
 
 static int not_running(const char *api) {
@@ -138,6 +144,26 @@ static int marker_task_run(acl__task *t) {
   return 0;
 }
 
+/* The device side of a mark: a marker task on the stream, which the
+ * executors record on the stream's track. */
+int acl__prof_tx_marker_task(const char *api, void *stream, const char *msg, int32_t *stream_id, int16_t *device,
+                             uint64_t *seq) {
+  int rc = 0;
+  acl__stream *s = acl__stream_resolve(api, stream, &rc);
+  if (s == NULL)
+    return rc;
+  acl__task *task = acl__task_new(0, marker_task_run, NULL);
+  if (task == NULL)
+    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for the marker task");
+  snprintf(task->what, sizeof(task->what), "msproftx %s", msg);
+  rc = acl__stream_submit_seq(s, task, seq);
+  if (rc != 0)
+    return acl__fail(api, rc, __FILE__, __LINE__, "the stream no longer accepts work (it is being destroyed)");
+  *stream_id = s->id;
+  *device = (int16_t)s->dev->id;
+  return 0;
+}
+
 aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
   if (!acl__prof_tx_active())
     return not_running(__func__);
@@ -146,22 +172,15 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
                      msg == NULL ? "msg" : "stream");
   if (msgLen == 0 || msgLen > 155 || strnlen(msg, 156) != msgLen)
     return ACL__FAIL(PROF_FAILED, "msgLen %zu must be strlen(msg) and from 1 to 155", msgLen);
-  int rc = 0;
-  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
-  if (s == NULL)
-    return rc;
   uint64_t t = acl__prof_now();
   const char *m = acl__prof_strdup(msg, msgLen);
-  /* the device side: a marker task on the stream, which the executors record */
-  acl__task *task = acl__task_new(0, marker_task_run, NULL);
-  if (task == NULL)
-    return ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for the marker task");
-  snprintf(task->what, sizeof(task->what), "msproftx %s", m);
+  int32_t sid = -1;
+  int16_t dev = -1;
   uint64_t seq = 0;
-  rc = acl__stream_submit_seq(s, task, &seq);
+  int rc = acl__prof_tx_marker_task(__func__, stream, m, &sid, &dev, &seq);
   if (rc != 0)
-    return ACL__FAIL(rc, "the stream no longer accepts work (it is being destroyed)");
-  tx_record(PTX_MARKER_EX, m, t, t, seq, s->id, (int16_t)s->dev->id);
+    return rc;
+  tx_record(PTX_MARKER_EX, m, t, t, seq, sid, dev);
   return 0;
 }
 

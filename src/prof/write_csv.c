@@ -222,7 +222,9 @@ static void write_tx(const acl__prof_session *s, const acl__prof_rec *r, size_t 
     fprintf(f, "host,%d,%u,N/A,%s,N/A,N/A,%s,%s,string,", s->pid, r[i].tid, types[r[i].sub & 3],
             acl__prof_fmt_us(b0, s, r[i].t0), acl__prof_fmt_us(b1, s, r[i].t1));
     acl__prof_csv_cell(f, r[i].ptr);
-    fputs(",default,N/A,N/A\n", f);
+    fputc(',', f);
+    acl__prof_csv_cell(f, r[i].domain != NULL ? r[i].domain : "default");
+    fputs(",N/A,N/A\n", f);
   }
   close_table(f, err);
 }

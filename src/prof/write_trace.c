@@ -307,8 +307,10 @@ int acl__prof_write_trace(const acl__prof_session *s, const acl__prof_rec *r, si
         fputs(",\"ph\":\"i\",\"s\":\"t\",\"cat\":\"msproftx\",\"args\":{", f);
       }
       fprintf(f, "\"Category\":\"N/A\",\"Payload_type\":\"N/A\",\"Payload_value\":\"N/A\",\"Message_type\":\"string\","
-                 "\"event_type\":\"%s\",\"domain\":\"default\"}}",
+                 "\"event_type\":\"%s\",\"domain\":\"",
               tx_types[x->sub & 3]);
+      acl__prof_json_str(f, x->domain != NULL ? x->domain : "default");
+      fputs("\"}}", f);
       break;
     case PREC_MEM:
       fprintf(f, ",\n{\"name\":\"Device memory\",\"pid\":%ld,\"tid\":0,\"ts\":", pid_of(s, 16, x->device));

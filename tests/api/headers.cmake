@@ -16,6 +16,10 @@ add_test(NAME api/headers/c11_pedantic
 # With the macros a vendor build may define: export attributes must still compile.
 add_test(NAME api/headers/c11_func_visibility
   COMMAND ${CMAKE_C_COMPILER} -std=c11 ${openacl_hdr_flags} -DFUNC_VISIBILITY ${openacl_hdr_tu})
+# mstx with MSTX_NO_IMPL: declarations only (the program links libms_tools_ext.so).
+add_test(NAME api/headers/c99_mstx_no_impl
+  COMMAND ${CMAKE_C_COMPILER} -std=c99 ${openacl_hdr_flags} -Wstrict-prototypes -Wmissing-prototypes
+          -DMSTX_NO_IMPL ${openacl_hdr_tu})
 add_test(NAME api/headers/abi
   COMMAND ${CMAKE_C_COMPILER} -std=c11 ${openacl_hdr_flags} ${CMAKE_CURRENT_LIST_DIR}/headers_abi.c)
 
@@ -46,4 +50,4 @@ if(OPENACL_HEADERS_OTHER_CC)
 endif()
 
 set_tests_properties(api/headers/c99_pedantic api/headers/c11_pedantic api/headers/c11_func_visibility
-  api/headers/abi PROPERTIES TIMEOUT 60)
+  api/headers/c99_mstx_no_impl api/headers/abi PROPERTIES TIMEOUT 60)

@@ -23,6 +23,11 @@
 #include "openacl/kernel.h"
 #include "openacl/openacl.h"
 #include "openacl/kernel.h"
+#include "mstx/ms_tools_ext.h"
+#include "mstx/ms_tools_ext.h"
+#include "mstx/mstx_detail/mstx_inject.h"
+#include "profiling/aprof_pub.h"
+#include "profiling/aprof_pub.h"
 
 int headers_tu_use(aclrtStream stream);
 /* The deprecation macros expand to something every compiler accepts. */
@@ -63,6 +68,17 @@ int headers_tu_use(aclrtStream stream) {
   ACL_APP_LOG(ACL_INFO, "no arguments");
   ACL_APP_LOG(ACL_ERROR, "%d %s", 1, "two");
   (void)openaclGetErrorInfo(ACL_ERROR_RT_CONTEXT_NULL, &info);
+  /* mstx: the inline calls, a domain, a range around a mark */
+  {
+    mstxDomainHandle_t d = mstxDomainCreateA("headers_tu");
+    mstxRangeId r = mstxRangeStartA("tu", stream);
+    uint64_t tool = MSTX_TOOL_INVALID_ID;
+    mstxDomainMarkA(d, "tu", NULL);
+    mstxRangeEnd(r);
+    mstxDomainDestroy(d);
+    mstxGetToolId(&tool);
+    (void)MsprofSetDeviceIdByGeModelIdx(0, 0);
+  }
   return classify(ACL_ERROR_BAD_ALLOC) + (int)dims.dimCount + (int)version.version[0] + (int)kind +
          (int)memType + (int)dt + (int)aclDataTypeSize(dt);
 }

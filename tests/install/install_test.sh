@@ -17,6 +17,13 @@ for f in libascendcl.so libacl_rt.so; do
 done
 ls "$libdir"/libascendcl.so.*.*.* >/dev/null || { echo "no versioned libascendcl.so"; exit 1; }
 [ -f "$prefix/include/acl/acl.h" ] || { echo "missing include/acl/acl.h"; exit 1; }
+# the vendor samples' profiling/dump headers and library names
+for f in include/mstx/ms_tools_ext.h include/mstx/mstx_detail/mstx_impl.h include/profiling/aprof_pub.h; do
+  [ -f "$prefix/$f" ] || { echo "missing $f"; exit 1; }
+done
+for f in libmsprofiler.so libprofapi.so libascend_dump.so libms_tools_ext.so; do
+  [ -e "$libdir/$f" ] || { echo "missing $libdir/$f"; exit 1; }
+done
 export LD_LIBRARY_PATH=$libdir
 export ASCEND_PROCESS_LOG_PATH=$work/log
 
@@ -34,6 +41,21 @@ cmake --build "$work/cmake-build" >/dev/null
 # 3. -lacl_rt
 cc -o "$work/c_aclrt" "$src/consumer/consumer.c" -I"$prefix/include" -L"$libdir" -lacl_rt
 "$work/c_aclrt"
+
+# 3b. a vendor-style profiling program: mstx header, profiling/aprof_pub.h, -lmsprofiler -lprofapi -ldl
+cat > "$work/vendor_prof.c" <<'EOF2'
+#include "acl/acl.h"
+#include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
+int main(void) {
+  if (aclInit(NULL) != ACL_SUCCESS || MsprofSetDeviceIdByGeModelIdx(0, 0) != 0) return 1;
+  mstxMarkA("no tool bound: nothing happens", NULL);
+  return aclFinalize() == ACL_SUCCESS && mstxRangeStartA("r", NULL) == 0 ? 0 : 1;
+}
+EOF2
+cc -o "$work/vendor_prof" "$work/vendor_prof.c" -I"$prefix/include" -L"$libdir" -lascendcl -lmsprofiler -lprofapi \
+  -lpthread -ldl
+(unset MSTX_INJECTION_PATH; "$work/vendor_prof") || { echo "vendor-style profiling program failed"; exit 1; }
 
 # 4. the installed tool finds its library through its relative RPATH
 (unset LD_LIBRARY_PATH; "$prefix/bin/openacl" devices >/dev/null) || { echo "installed bin/openacl does not run"; exit 1; }

@@ -1,0 +1,151 @@
+#!/bin/sh
+# run_sample.sh NAME BIN_DIR - runs the vendor-style sample NAME (built into
+# BIN_DIR as sample_NAME) in a fresh directory, as its README would, and
+# checks what the vendor's sample prints and the files it must produce
+# (reference prof-dump.md §6).  Prints what it checked; exits 1 on the
+# first difference, with the sample's output.
+set -eu
+name=$1
+bin=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+out=$work/stdout.txt
+
+fail() {
+  echo "run_sample.sh $name: $*" >&2
+  echo "--- sample output ---" >&2
+  cat "$out" >&2 || true
+  exit 1
+}
+expect_line() { grep -q -- "$1" "$out" || fail "no line matching '$1'"; }
+run() {
+  "$@" > "$out" 2>&1 || fail "exited with status $? ($*)"
+}
+# The msprof_tx table of the one PROF_ directory under ./output.
+tx_csv() {
+  n=$(find output -maxdepth 1 -name 'PROF_*' -type d | wc -l)
+  [ "$n" -eq 1 ] || fail "$n PROF_ directories under ./output, expected 1"
+  f=$(find output/PROF_*/mindstudio_profiler_output -name 'msprof_tx_*.csv')
+  [ -n "$f" ] || fail "no msprof_tx_*.csv"
+  echo "$f"
+}
+# rows EVENT_TYPE DOMAIN: the rows of that type in that domain.
+rows() { awk -F, -v t="$1" -v d="$2" 'NR > 1 && $5 == t && $12 == d' "$csv"; }
+# inside INNER_MSG OUTER_MSG: the row of INNER lies within the row of OUTER.
+inside() {
+  awk -F, -v i="$1" -v o="$2" 'NR > 1 && $11 == i { is = $8; ie = $9 } NR > 1 && $11 == o { os = $8; oe = $9 }
+    END { exit !(is != "" && os != "" && is + 0 >= os + 0 && ie + 0 <= oe + 0) }' "$csv" ||
+    fail "range '$1' is not inside '$2'"
+}
+# duration_at_least MSG US
+duration_at_least() {
+  awk -F, -v m="$1" -v us="$2" 'NR > 1 && $11 == m { d = $9 - $8 } END { exit !(d >= us) }' "$csv" ||
+    fail "range '$1' lasted less than $2 us"
+}
+
+case $name in
+prof_0_create_config)
+  run "$bin/sample_$name"
+  for l in "profiling init done" "profiling set config done" "profiling start" "model running ...." \
+    "profiling stop and finalize done"; do
+    expect_line "$l"
+  done
+  ls output/PROF_*/mindstudio_profiler_output/msprof_*.json > /dev/null 2>&1 || fail "no ./output/PROF_*/.../msprof_*.json"
+  ls -d output/PROF_*/device_0 output/PROF_*/host > /dev/null 2>&1 || fail "no device_0/ and host/ in the PROF_ dir"
+  ;;
+prof_1_msproftx)
+  SAMPLE_SLEEP_MS=100 run "$bin/sample_$name"
+  for l in "Preprocess range start" "Preprocess range stop" "Nested operator dispatch range start" \
+    "Nested operator dispatch range stop" "Model execute start" "Model execute end" "sample finished"; do
+    expect_line "$l"
+  done
+  csv=$(tx_csv)
+  [ "$(rows marker default | wc -l)" -eq 2 ] || fail "expected 2 marker rows"
+  [ "$(rows push/pop default | wc -l)" -eq 2 ] || fail "expected 2 push/pop rows"
+  [ "$(rows start/end default | wc -l)" -eq 1 ] || fail "expected 1 start/end row"
+  inside operator_dispatch_push forward_pass_push
+  inside preprocess_range forward_pass_push
+  inside model_exec_mark forward_pass_push
+  duration_at_least operator_dispatch_push 100000   # 1 "second"
+  duration_at_least preprocess_range 100000         # 1
+  duration_at_least forward_pass_push 500000        # 1 + 1 + 3
+  ;;
+prof_2_subscribe_model)
+  SAMPLE_SLEEP_MS=300 run timeout 60 "$bin/sample_$name"
+  expect_line "Running"
+  expect_line "subscription reader got 0 records and exits"
+  expect_line "Stopped"
+  ;;
+prof_3_mstx_with_domain)
+  cat > acl.json <<'JSON'
+{"profiler": {"switch": "on", "output": "./output", "task_time": "on", "msproftx": "on"}}
+JSON
+  env -u MSTX_INJECTION_PATH "$bin/sample_$name" "$bin/libsample_add_kernel.so" > "$out" 2>&1 ||
+    fail "exited with status $?"
+  i=0
+  for v in 1.2 2.2 3.2 5.4 6.4 7.4 9.6 10.6; do
+    expect_line "result\[$i\] is: $v\$"
+    i=$((i + 1))
+  done
+  csv=$(tx_csv)
+  [ "$(rows marker default | wc -l)" -eq 1 ] || fail "expected 1 marker row in domain default"
+  [ "$(rows marker DoAclAdd_Inner | wc -l)" -eq 1 ] || fail "expected 1 marker row in domain DoAclAdd_Inner"
+  [ "$(rows start/end default | wc -l)" -eq 1 ] || fail "expected 1 start/end row in domain default"
+  [ "$(rows start/end DoAclAdd_Inner | wc -l)" -eq 1 ] || fail "expected 1 start/end row in DoAclAdd_Inner"
+  inside AclAdd_Inner_Range TestMstxWithDomain
+  inside AclAdd_Start TestMstxWithDomain
+  # the device side: a marker task per mark and range start on the stream
+  tt=$(find output/PROF_*/mindstudio_profiler_output -name 'task_time_*.csv')
+  [ "$(grep -c 'msproftx' "$tt")" -eq 4 ] || fail "expected 4 msproftx marker tasks in $tt"
+  grep -q '"domain":"DoAclAdd_Inner"' output/PROF_*/mindstudio_profiler_output/msprof_*.json ||
+    fail "no DoAclAdd_Inner event in the timeline"
+  ;;
+adump_1_callback)
+  "$bin/sample_model_writer" . || fail "cannot write chain.onnx"
+  cat > acl.json <<'JSON'
+{"dump": {"dump_path": "./", "dump_list": [{"model_name": "chain"}], "dump_mode": "all", "dump_data": "tensor"}}
+JSON
+  run "$bin/sample_$name"
+  expect_line "dump path: "
+  expect_line "isLastChunk 1"
+  expect_line "2 files, 0 bad chunks"
+  [ "$(grep -c 'summary: .*Add\.add_1\..* last 1' "$out")" -eq 1 ] || fail "no complete Add file"
+  [ "$(grep -c 'summary: .*Mul\.mul1\..* last 1' "$out")" -eq 1 ] || fail "no complete Mul file"
+  extra=$(find . -type f ! -name acl.json ! -name chain.onnx ! -name stdout.txt | head -n 3)
+  [ -z "$extra" ] || fail "files written although a callback was registered: $extra"
+  ;;
+adump_2_model_dump_config)
+  "$bin/sample_model_writer" . || fail "cannot write chain.onnx"
+  cat > acl.json <<'JSON'
+{"dump": {"dump_path": "./", "dump_list": [{"model_name": "chain"}], "dump_op_switch": "on"}}
+JSON
+  run "$bin/sample_$name"
+  p=$(sed -n 's/^\[INFO\] dump path: //p' "$out")
+  [ -n "$p" ] || fail "no dump path printed"
+  # the vendor prints ./<YYYYMMDDHHMMSS>; openacl makes dump_path absolute
+  echo "$p" | grep -Eq "^(\\./|$work/)[0-9]{14}\$" || fail "dump path '$p' is not ./<YYYYMMDDHHMMSS> or $work/<...>"
+  n=$(find "$p"/0/chain -type f -name 'Mul.mul1.*' ! -name '*.npy' | wc -l)
+  [ "$n" -eq 1 ] || fail "expected 1 Mul dump file under $p/0/chain, found $n"
+  ;;
+adump_3_save_exception_info)
+  "$bin/sample_model_writer" . || fail "cannot write chain.onnx"
+  cat > acl.json <<'JSON'
+{"dump": {"dump_path": "./", "dump_scene": "aic_err_brief_dump"}}
+JSON
+  run "$bin/sample_$name"
+  expect_line "exception info path: .*/extra-info/data-dump/0/\$"
+  expect_line "exception info saved"
+  f=$(find extra-info/data-dump/0 -type f -name 'save_exception_info.custom.*')
+  [ "$(echo "$f" | grep -c .)" -eq 1 ] || fail "expected one save_exception_info.custom.* file, got '$f'"
+  echo "$f" | grep -Eq 'save_exception_info\.custom\.[0-9]{17}$' || fail "'$f' lacks a 17-digit stamp"
+  grep -aq 'component=demo;stage=forward;note=save_exception_info_example' "$f" || fail "no user_tag in $f"
+  size=$(wc -c < "$f")
+  [ "$size" -gt 96 ] || fail "$f holds $size bytes, less than its three 32-byte tensors"
+  ;;
+*)
+  echo "run_sample.sh: unknown sample '$name'" >&2
+  exit 2
+  ;;
+esac
+echo "run_sample.sh $name: ok"

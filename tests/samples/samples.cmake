@@ -1,0 +1,36 @@
+# Vendor-style sample programs (samples/*): our own small programs written
+# like the vendor's example/5_performance samples (profiling/0-3, adump/1-3),
+# each a plain main() on the public API, run by run_sample.sh in a fresh
+# directory, which checks what the vendor's sample prints and the files it
+# produces (reference prof-dump.md §6).  Where the vendor's sample calls
+# aclnnAdd (issue 14) they run a kernel or a small model instead.
+set(openacl_samples prof_0_create_config prof_1_msproftx prof_2_subscribe_model prof_3_mstx_with_domain
+    adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
+foreach(s ${openacl_samples})
+  add_executable(sample_${s} ${CMAKE_CURRENT_LIST_DIR}/${s}.c)
+  target_link_libraries(sample_${s} PRIVATE ascendcl Threads::Threads ${CMAKE_DL_LIBS})
+  target_compile_definitions(sample_${s} PRIVATE _GNU_SOURCE)
+  add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs" LABELS threads)
+endforeach()
+foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
+  target_sources(sample_${s} PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sample_model.c)
+endforeach()
+
+# chain.onnx for the adump samples, written with the dump tests' ONNX writer.
+add_executable(sample_model_writer ${CMAKE_CURRENT_LIST_DIR}/sample_model_writer.c
+  ${CMAKE_CURRENT_LIST_DIR}/../api/dump_util.c ${OPENACL_GEN_DIR}/onnx.pb-c.c)
+target_include_directories(sample_model_writer PRIVATE ${OPENACL_GEN_DIR} ${CMAKE_CURRENT_LIST_DIR}/../api)
+target_link_libraries(sample_model_writer PRIVATE openacl_harness ascendcl PkgConfig::PROTOBUFC)
+target_compile_definitions(sample_model_writer PRIVATE _GNU_SOURCE)
+add_dependencies(sample_model_writer openacl_objects)
+
+# The kernel prof_3_mstx_with_domain launches in place of aclnnAdd.
+add_library(sample_add_kernel SHARED ${CMAKE_CURRENT_LIST_DIR}/add_kernel.c)
+target_include_directories(sample_add_kernel PRIVATE ${PROJECT_SOURCE_DIR}/include)
+set_target_properties(sample_add_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
+add_dependencies(sample_prof_3_mstx_with_domain sample_add_kernel)
+foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
+  add_dependencies(sample_${s} sample_model_writer)
+endforeach()
