@@ -103,10 +103,14 @@ static void define_view(eng_build *b, int v, int base, int rank, const int64_t *
 /* A new view of v's bytes with another md (plain v reshaped, a strided or
  * permuted description); -1 when out of memory. */
 static int view_as(eng_build *b, int v, int rank, const int64_t *dims, const dnnl_memory_desc_t *md) {
+  /* dims and md may point into the value table, which a new value can move */
+  int64_t d[ACL__EXEC_MAX_RANK];
+  dnnl_memory_desc_t m = *md;
+  memcpy(d, dims, sizeof(int64_t) * (size_t)rank);
   int n = acl__eng_val_new(b->p);
   if (n < 0)
     return -1;
-  define_view(b, n, v, rank, dims, md);
+  define_view(b, n, v, rank, d, &m);
   if (V(b, v)->kind == ENG_CONST) {
     /* views of constants stay constants, so instances point at their data */
     eng_val *x = V(b, n), *c = V(b, v);
