@@ -466,6 +466,58 @@ static PYACL_FASTCALL(py_pointer_get_attributes) {
   return pyacl_tuple_ret(d, ret);
 }
 
+/* IPC memory (docs/processes.md). */
+static PYACL_FASTCALL(py_ipc_mem_get_export_key) {
+  (void)self;
+  void *p;
+  size_t size, key_len;
+  uint64_t flag;
+  if (!pyacl_parse("acl.rt.ipc_mem_get_export_key", args, nargs, "pzzK", &p, &size, &key_len, &flag))
+    return NULL;
+  if (key_len >= 1024) {
+    PyErr_SetString(PyExc_ValueError, "acl.rt.ipc_mem_get_export_key: key_len must be below 1024");
+    return NULL;
+  }
+  char key[1024] = "";
+  aclError ret = aclrtIpcMemGetExportKey(p, size, key, key_len, flag);
+  return pyacl_tuple_ret(PyUnicode_FromString(ret == ACL_SUCCESS ? key : ""), ret);
+}
+
+static PYACL_FASTCALL(py_ipc_mem_set_import_pid) {
+  (void)self;
+  const char *key;
+  PyObject *list;
+  if (!pyacl_parse("acl.rt.ipc_mem_set_import_pid", args, nargs, "sl", &key, &list))
+    return NULL;
+  int64_t v[64];
+  size_t n = 0;
+  if (!pyacl_list_to_i64("acl.rt.ipc_mem_set_import_pid", list, v, 64, &n))
+    return NULL;
+  int32_t pids[64];
+  for (size_t i = 0; i < n; i++)
+    pids[i] = (int32_t)v[i];
+  return pyacl_ret(aclrtIpcMemSetImportPid(key, n > 0 ? pids : NULL, n));
+}
+
+static PYACL_FASTCALL(py_ipc_mem_import_by_key) {
+  (void)self;
+  const char *key;
+  uint64_t flag;
+  if (!pyacl_parse("acl.rt.ipc_mem_import_by_key", args, nargs, "sK", &key, &flag))
+    return NULL;
+  void *p = NULL;
+  aclError ret = aclrtIpcMemImportByKey(&p, key, flag);
+  return pyacl_tuple_ret(pyacl_ptr(p), ret);
+}
+
+static PYACL_FASTCALL(py_ipc_mem_close) {
+  (void)self;
+  const char *key;
+  if (!pyacl_parse("acl.rt.ipc_mem_close", args, nargs, "s", &key))
+    return NULL;
+  return pyacl_ret(aclrtIpcMemClose(key));
+}
+
 PyMethodDef pyacl_rt_memory_methods[] = {
     PYACL_FN("malloc", py_malloc),
     PYACL_FN("malloc_align32", py_malloc_align32),
@@ -476,6 +528,10 @@ PyMethodDef pyacl_rt_memory_methods[] = {
     PYACL_FN("malloc_host_with_cfg", py_malloc_host_with_cfg),
     PYACL_FN("free", py_free),
     PYACL_FN("free_host", py_free_host),
+    PYACL_FN("ipc_mem_get_export_key", py_ipc_mem_get_export_key),
+    PYACL_FN("ipc_mem_set_import_pid", py_ipc_mem_set_import_pid),
+    PYACL_FN("ipc_mem_import_by_key", py_ipc_mem_import_by_key),
+    PYACL_FN("ipc_mem_close", py_ipc_mem_close),
     PYACL_FN("memcpy", py_memcpy),
     PYACL_FN("memcpy_async", py_memcpy_async),
     PYACL_FN("memcpy_async_with_condition", py_memcpy_async_with_condition),

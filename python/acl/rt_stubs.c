@@ -25,10 +25,6 @@ const pyacl_stub pyacl_rt_stubs[] = {
     {"mem_set_pid_to_shareable_handle", "aclrtMemSetPidToShareableHandle", "Kl", PYACL_RET},
     {"mem_import_from_shareable_handle", "aclrtMemImportFromShareableHandle", "Ki", PYACL_VAL_RET},
     {"mem_get_allocation_granularity", "aclrtMemGetAllocationGranularity", "di", PYACL_VAL_RET},
-    {"ipc_mem_get_export_key", "aclrtIpcMemGetExportKey", "pzzK", PYACL_STR_RET},
-    {"ipc_mem_set_import_pid", "aclrtIpcMemSetImportPid", "sl", PYACL_RET},
-    {"ipc_mem_import_by_key", "aclrtIpcMemImportByKey", "sK", PYACL_VAL_RET},
-    {"ipc_mem_close", "aclrtIpcMemClose", "s", PYACL_RET},
     {"mem_uce_repair", "aclrtMemUceRepair", "il", PYACL_RET},         /* USE_MDL only */
     /* notifies */
     {"create_notify", "aclrtCreateNotify", "K", PYACL_VAL_RET},

@@ -1,6 +1,7 @@
 /*
- * ipc_vmm_api_pending.c - inter-process memory and events, notifies and
- * virtual memory management of acl_rt.h (ipc-vmm-graphs-tdt §1-4): declared
+ * ipc_vmm_api_pending.c - inter-process events, notifies and virtual memory
+ * management of acl_rt.h (ipc-vmm-graphs-tdt §2-4; IPC memory is in
+ * ipc_mem_api.c): declared
  * and exported so that programs build and link, pointer arguments checked
  * as the vendor's ACL layer checks them, then
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT until issue 13 replaces this file.
@@ -10,50 +11,6 @@
 #include "acl/acl.h"
 #include "acl/not_supported.h"
 #include "common/errmsg.h"
-
-aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags) {
-  if (devPtr == NULL || key == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devPtr == NULL ? "devPtr" : "key");
-  (void)size;
-  (void)len;
-  (void)flags;
-  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
-}
-
-aclError aclrtIpcMemClose(const char *key) {
-  if (key == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "key is NULL");
-  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
-}
-
-aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags) {
-  if (devPtr == NULL || key == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devPtr == NULL ? "devPtr" : "key");
-  (void)flags;
-  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
-}
-
-aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num) {
-  if (key == NULL || pid == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "pid");
-  (void)num;
-  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
-}
-
-aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr) {
-  if (key == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "key is NULL");
-  (void)type;
-  (void)attr;
-  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
-}
-
-aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num) {
-  if (key == NULL || serverPids == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "serverPids");
-  (void)num;
-  return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
-}
 
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle) {
   if (event == NULL || handle == NULL)

@@ -252,6 +252,8 @@ int acl__env_load(acl__env *env, acl__diags *diags) {
   acl__env_int("OPENACL_EXECUTOR_THREADS", 1, 256, &env->executor_threads, diags);
   acl__env_device_memory(env, diags);
   acl__env_int("OPENACL_DEVICE_MEMORY_HOST_ACCESS", 0, 1, &env->device_memory_host_access, diags);
+  env->shared_device = 1;
+  acl__env_int("OPENACL_SHARED_DEVICE", 0, 1, &env->shared_device, diags);
   const char *mp = getenv("OPENACL_MEMORY_PROTECTION");
   if (mp != NULL && *mp != '\0') {
     static const char *const names[] = {"auto", "pkeys", "alias", "off"};

@@ -50,6 +50,8 @@ typedef struct acl__env {
                                             default half the host's memory, at most 32 GiB */
   int device_memory_host_access;         /* OPENACL_DEVICE_MEMORY_HOST_ACCESS=1: host code may touch device memory */
   int memory_protection;                 /* OPENACL_MEMORY_PROTECTION: an ACL__MEMPROT_* value, default AUTO */
+  int shared_device;                     /* OPENACL_SHARED_DEVICE: 1 (default) devices shared by the user's
+                                            processes, 0 a private device per process (docs/processes.md) */
   /* models */
   int precision_mode;                    /* OPENACL_PRECISION_MODE: an ACL__PREC_* value (common/precision.h),
                                             default float32 */

@@ -64,6 +64,17 @@
  *                    contains `addr`: its start and size;
  *                    ACL_ERROR_RT_SYMBOL_NOT_FOUND when addr is in none.
  *
+ * Version 4 appends device memory other processes can map (docs/processes.md);
+ * the runtime calls them only when `version` >= 4 and the pointer is not NULL:
+ *   mem_fd           any thread: the shared-memory object behind the region
+ *                    (region address base + x is offset x in it), or -1 when
+ *                    the region is private memory (OPENACL_SHARED_DEVICE=0).
+ *   mem_map_shared   the runtime's memory lock held: maps [off, off + len) of
+ *                    the object `fd` (another process's mem_fd, opened here)
+ *                    over the region's [addr, addr + len) with the device's
+ *                    protection (the alias mapped too); fd -1 puts the
+ *                    device's own memory back.  addr, len, off page-aligned.
+ *
  * Hooks that return int return 0 on success or an aclError the runtime
  * passes on to the user (module_load: a code such as ACL_ERROR_INVALID_FILE
  * or ACL_ERROR_RT_FEATURE_NOT_SUPPORT, with the reason in `why`).
@@ -76,7 +87,7 @@
 
 #include "common/env.h"
 
-#define ACL__BACKEND_VERSION 3
+#define ACL__BACKEND_VERSION 4
 
 /* module_symbol's kinds (version 3). */
 enum { ACL__SYM_DATA = 0, ACL__SYM_FUNC = 1 };
@@ -91,6 +102,7 @@ typedef struct acl__device_props {
   uint64_t l2_size;
   int host_access;              /* 1: host code may touch device memory (debug switch) */
   int mem_protection;           /* ACL__MEMPROT_* asked for (OPENACL_MEMORY_PROTECTION) */
+  int shareable;                /* 1: device memory in a shared-memory object (OPENACL_SHARED_DEVICE) */
 } acl__device_props;
 
 typedef struct acl__backend_dev acl__backend_dev;  /* the backend's per-device state */
@@ -121,6 +133,9 @@ typedef struct acl__backend_ops {
   int (*module_symbol)(void *module, const char *name, int kind, void **addr, size_t *size, char *why,
                        size_t why_len);
   int (*module_symbol_at)(void *module, const void *addr, void **start, size_t *size);
+  /* version 4 */
+  int (*mem_fd)(acl__backend_dev *dev);
+  int (*mem_map_shared)(acl__backend_dev *dev, void *addr, size_t len, int fd, uint64_t off);
 } acl__backend_ops;
 
 /* The backends built in.  OPENACL_BACKEND picks one ("cpu" by default). */

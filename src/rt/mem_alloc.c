@@ -314,6 +314,50 @@ int acl__arena_alloc(acl__arena *a, size_t bytes, size_t charge, acl__mblock **o
   return 0;
 }
 
+int acl__arena_alloc_aligned(acl__arena *a, size_t bytes, size_t align, size_t charge, acl__mblock **out) {
+  if (align <= ACL__ARENA_ALIGN)
+    return acl__arena_alloc(a, bytes, charge, out);
+  size_t size = (bytes + ACL__ARENA_ALIGN - 1) & ~(size_t)(ACL__ARENA_ALIGN - 1);
+  int r = acl__arena_alloc(a, size + align - ACL__ARENA_ALIGN, charge, out);
+  if (r != 0)
+    return r;
+  acl__mblock *b = *out;
+  size_t head = (size_t)((align - (b->addr & (align - 1))) & (align - 1));
+  if (head == 0)
+    return 0;
+  /* Give [addr, addr + head) back as a free block before b. */
+  acl__mblock *p = b->prev;
+  a->root = acl__mtree_erase(a->root, b->addr);
+  if (p != NULL && p->is_free) {
+    acl__arena_list_remove(a, p);
+    p->size += head;
+    acl__arena_list_add(a, p);
+  } else {
+    acl__mblock *h = acl__arena_node(a);
+    if (h == NULL) {
+      a->root = acl__mtree_insert(a->root, b, &a->rng);
+      acl__arena_free(a, b);
+      *out = NULL;
+      return ACL__ARENA_NO_HOST_MEMORY;
+    }
+    h->addr = b->addr;
+    h->size = head;
+    h->prev = p;
+    h->next = b;
+    if (p != NULL)
+      p->next = h;
+    else
+      a->first = h;
+    b->prev = h;
+    acl__arena_list_add(a, h);
+  }
+  b->addr += head;
+  b->size -= head;
+  a->live_bytes -= head;
+  a->root = acl__mtree_insert(a->root, b, &a->rng);
+  return 0;
+}
+
 void acl__arena_free(acl__arena *a, acl__mblock *b) {
   a->root = acl__mtree_erase(a->root, b->addr);
   a->charged -= b->charged;
@@ -322,6 +366,9 @@ void acl__arena_free(acl__arena *a, acl__mblock *b) {
   a->dirty += b->size;
   b->charged = b->requested = 0;
   b->api = b->caller = NULL;
+  b->owner = NULL;
+  b->uoff = 0;
+  b->exported = 0;
   acl__mblock *p = b->prev, *n = b->next;
   if (n != NULL && n->is_free) {
     acl__arena_list_remove(a, n);

@@ -52,7 +52,9 @@ struct acl__mblock {
   uint32_t policy;
   uint16_t module; /* the component it is counted for (aclrtGetMemUsageInfo) */
   uint64_t serial; /* allocation number on this device */
-  void *owner;     /* the owner's record (host_register.c: the registration) */
+  void *owner;     /* the owner's record (host_register.c: the registration; memory.c: an IPC import) */
+  uint32_t uoff;   /* the allocation starts at addr + uoff (IPC imports of unaligned ranges), else 0 */
+  uint8_t exported; /* memory.c: an IPC key was made for part of it */
 };
 
 typedef struct acl__node_chunk acl__node_chunk;
@@ -94,6 +96,9 @@ void acl__arena_reset(acl__arena *a);
 /* Allocates a block of at least `bytes` (rounded up to 64) charging
  * `charge` bytes against the capacity. */
 int acl__arena_alloc(acl__arena *a, size_t bytes, size_t charge, acl__mblock **out);
+/* As acl__arena_alloc, with the block's start a multiple of `align` (a power
+ * of two, >= 64). */
+int acl__arena_alloc_aligned(acl__arena *a, size_t bytes, size_t align, size_t charge, acl__mblock **out);
 void acl__arena_free(acl__arena *a, acl__mblock *b);
 /* The live allocation whose block contains p, or NULL. */
 acl__mblock *acl__arena_find(const acl__arena *a, uintptr_t p);

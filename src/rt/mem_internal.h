@@ -58,6 +58,25 @@ typedef struct acl__mem_usage {
 /* Fills up to `max` entries (unsorted); returns how many there are. */
 size_t acl__mem_usage_get(acl__device *d, acl__mem_usage *out, size_t max);
 
+/* ---- IPC memory (mem_ipc.c) ---------------------------------------------------- */
+
+/* aclrtIpcMemGetExportKey: a key for [p, p + size) inside one allocation of
+ * this process.  check_pid: only whitelisted pids may import. */
+int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, char *key, size_t len);
+/* aclrtIpcMemSetImportPid */
+int acl__mem_ipc_allow(const char *api, const char *key, const int32_t *pids, size_t n);
+/* aclrtIpcMemImportByKey: maps the key's memory into device d's range. */
+int acl__mem_ipc_import(const char *api, acl__device *d, const char *key, void **out);
+/* aclrtIpcMemClose: closes this process's imports of key, or, in the
+ * exporter, destroys the key. */
+int acl__mem_ipc_close(const char *api, const char *key);
+/* aclrtFree of an imported pointer (space lock not held): closes that import. */
+int acl__mem_import_close_at(const char *api, void *p);
+/* 1 when p was an imported pointer closed recently (aclrtFree then succeeds). */
+int acl__mem_import_was_closed(const void *p);
+/* Device reset: closes the imports of device id (space lock not held). */
+void acl__mem_ipc_reset(int32_t id);
+
 /* ---- translation (mem_xlate.c) ------------------------------------------------ */
 
 /* Device dev_id's region [base, base + span) is reached by device code at

@@ -22,6 +22,14 @@
  * view address it stands for.  Freed pages go back through the backend's
  * mem_discard (a shared-memory object needs a hole punched, not madvise).
  *
+ * Sharing (docs/processes.md): unless OPENACL_SHARED_DEVICE=0 the backend's
+ * region is a shared-memory object, and the space joins the device's
+ * registry (devshare.c), which charges the capacity across processes:
+ * one atomic compare-and-swap per allocation, one atomic subtraction per
+ * free, and a plain store of this process's total.
+ * IPC imports (mem_ipc.c) are blocks of this arena over which the
+ * exporter's pages are mapped, charged to the exporter, not here.
+ *
  * Physical memory: freed blocks keep their pages (that is the cache: the
  * next allocation of a similar size reuses them).  When more than a budget
  * of freed bytes has not been handed out again, the free pages are given
@@ -41,27 +49,19 @@
 #include "common/env.h"
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "rt/devshare.h"
 #include "rt/mem_alloc.h"
 #include "rt/mem_fault.h"
 #include "rt/mem_internal.h"
-
-struct acl__mem_space {
-  pthread_mutex_t lock; /* guards every field below */
-  int open;
-  int stale; /* the parent's, in a forked child */
-  const char *mech; /* the protection mechanism (backend.h mem_protection) */
-  acl__device *dev;
-  int32_t dev_id;
-  uint64_t capacity;
-  size_t trim_budget;
-  uint64_t serial; /* allocations made, for reports */
-  acl__arena arena;
-  acl__mem_usage usage[ACL__MEM_USAGE_MAX]; /* per component, in first-use order */
-  size_t n_usage;
-  atomic_int opened; /* alias: the fault handler opened pages of the view (acl__mem_fault_open) */
-};
+#include "rt/mem_space.h"
 
 static struct acl__mem_space acl__spaces[ACL__ENV_MAX_DEVICES];
+
+struct acl__mem_space *acl__mem_space_of(int32_t id) {
+  return id >= 0 && id < ACL__ENV_MAX_DEVICES ? &acl__spaces[id] : NULL;
+}
+
+static void acl__mem_share(acl__device *d, struct acl__mem_space *sp);
 
 /* Lock-free copy of each open region, for the first step of a lookup. */
 static struct {
@@ -92,6 +92,7 @@ static void acl__mem_atfork_child(void) {
       acl__spaces[i].stale = 1;
       acl__spaces[i].dev = NULL;
     }
+    acl__spaces[i].ds = NULL; /* the parent's entry in the registry stays the parent's */
   }
   /* The treap may have been mid-update: forget the parent's pinned memory. */
   pthread_mutex_init(&acl__pinned.lock, NULL);
@@ -159,7 +160,41 @@ int acl__mem_open(acl__device *d) {
   acl__mem_fault_region(d->id, (uintptr_t)base, span, mech, d->ops->thread_has_access);
   d->mem_base = base;
   d->mem = sp;
+  acl__mem_share(d, sp);
   return 0;
+}
+
+/* Joins the device's registry when the backend made the region shareable
+ * (device lock held).  A process configured with another capacity than the
+ * processes already using the device keeps a private device. */
+static void acl__mem_share(acl__device *d, struct acl__mem_space *sp) {
+  int fd = d->ops->version >= 4 && d->ops->mem_fd != NULL ? d->ops->mem_fd(d->bdev) : -1;
+  if (fd < 0 || !d->props.shareable)
+    return;
+  char why[256] = "";
+  uint64_t cap = 0;
+  acl__ds *ds = acl__ds_open(d->id, sp->capacity, fd, &cap, why, sizeof(why));
+  if (ds == NULL) {
+    ACL__LOGW(ACL__MOD_RUNTIME,
+              "device %d is private to this process: its registry cannot be used (%s); other processes cannot "
+              "import its memory. Remedy: check /dev/shm, or set OPENACL_SHARED_DEVICE=0 to say so",
+              (int)d->id, why);
+    return;
+  }
+  if (cap != sp->capacity) {
+    char path[96];
+    acl__ds_path(d->id, path, sizeof(path));
+    ACL__LOGW(ACL__MOD_RUNTIME,
+              "device %d is private to this process: the processes using it (%s) run it with %llu bytes of "
+              "memory, this one asked for %llu (OPENACL_DEVICE_MEMORY). Remedy: give every process the same "
+              "OPENACL_DEVICE_MEMORY, or another OPENACL_SHARED_DEVICE_NAME",
+              (int)d->id, path, (unsigned long long)cap, (unsigned long long)sp->capacity);
+    acl__ds_close(ds);
+    return;
+  }
+  pthread_mutex_lock(&sp->lock);
+  sp->ds = ds;
+  pthread_mutex_unlock(&sp->lock);
 }
 
 /* Gives the pages of [addr, addr + len) back (space lock held; arg: the space). */
@@ -196,11 +231,14 @@ void acl__mem_reset(acl__device *d) {
   struct acl__mem_space *sp = d->mem;
   if (sp == NULL)
     return;
+  acl__mem_ipc_reset(d->id); /* imports first: their pages are another process's */
   struct acl__leaks leaks;
   memset(&leaks, 0, sizeof(leaks));
   pthread_mutex_lock(&sp->lock);
   if (sp->open) {
     acl__arena_foreach(&sp->arena, acl__mem_leak_cb, &leaks);
+    if (sp->ds != NULL)
+      acl__ds_uncharge(sp->ds, sp->arena.charged, 0);
     acl__arena_reset(&sp->arena);
     acl__mem_release_pages(sp->arena.base, sp->arena.span, sp);
     sp->n_usage = 0;
@@ -230,7 +268,10 @@ void acl__mem_close(acl__device *d) {
   }
   sp->open = 0;
   sp->dev = NULL;
+  acl__ds *ds = sp->ds;
+  sp->ds = NULL;
   pthread_mutex_unlock(&sp->lock);
+  acl__ds_close(ds);
   d->mem = NULL;
   d->mem_base = NULL;
 }
@@ -261,11 +302,11 @@ void acl__mem_classify(const void *p, acl__ptr_info *info) {
     if (sp->open) {
       info->dev = sp->dev;
       acl__mblock *b = acl__arena_find(&sp->arena, a);
-      if (b != NULL) {
+      if (b != NULL && a - b->addr >= b->uoff) {
         info->kind = ACL__PTR_DEVICE;
-        info->alloc_base = (void *)b->addr;
+        info->alloc_base = (void *)(b->addr + b->uoff);
         info->alloc_size = b->requested;
-        info->offset = a - b->addr;
+        info->offset = a - b->addr - b->uoff;
       }
     }
     pthread_mutex_unlock(&sp->lock);
@@ -356,7 +397,8 @@ void acl__mem_info(acl__device *d, size_t *free_bytes, size_t *total_bytes) {
   pthread_mutex_lock(&sp->lock);
   if (sp->open) {
     *total_bytes = (size_t)sp->capacity;
-    *free_bytes = (size_t)sp->capacity - sp->arena.charged;
+    uint64_t used = sp->ds != NULL ? acl__ds_in_use(sp->ds) : sp->arena.charged;
+    *free_bytes = used < sp->capacity ? (size_t)(sp->capacity - used) : 0;
   } else {
     *total_bytes = *free_bytes = 0;
   }
@@ -403,7 +445,21 @@ int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t cha
                      "device %d is not open (it was reset). Remedy: call aclrtSetDevice(%d) first", (int)d->id,
                      (int)d->id);
   }
+  uint64_t all_in_use = 0;
+  if (sp->ds != NULL && acl__ds_charge(sp->ds, charged, sp->arena.charged + charged, &all_in_use) != 0) {
+    uint64_t cap = sp->capacity;
+    size_t mine = sp->arena.charged;
+    pthread_mutex_unlock(&sp->lock);
+    return acl__fail(api, ACL_ERROR_RT_MEMORY_ALLOCATION, __FILE__, __LINE__,
+                     "device %d is out of memory: %zu bytes were requested (%zu with the vendor's padding), "
+                     "%llu of its %llu bytes are in use by all processes sharing it (%zu by this one). Remedy: "
+                     "free memory you no longer need (aclrtFree), see who holds it with 'openacl devices', or "
+                     "give the simulated device more with OPENACL_DEVICE_MEMORY",
+                     (int)d->id, requested, charged, (unsigned long long)all_in_use, (unsigned long long)cap, mine);
+  }
   int r = acl__arena_alloc(&sp->arena, charged, charged, &b);
+  if (r != 0 && sp->ds != NULL)
+    acl__ds_uncharge(sp->ds, charged, sp->arena.charged);
   if (r != 0) {
     size_t in_use = sp->arena.charged, largest = acl__arena_largest_free(&sp->arena);
     uint64_t cap = sp->capacity;
@@ -474,6 +530,14 @@ int acl__mem_free(const char *api, void *p) {
                            : "released when the device was reset; the allocation no longer exists");
   }
   acl__mblock *b = acl__arena_find(&sp->arena, a);
+  if (b != NULL && b->owner != NULL && b->addr + b->uoff == a) { /* an IPC import: aclrtFree closes it */
+    pthread_mutex_unlock(&sp->lock);
+    return acl__mem_import_close_at(api, p);
+  }
+  if (b == NULL && acl__mem_import_was_closed(p)) {
+    pthread_mutex_unlock(&sp->lock);
+    return 0; /* the vendor's samples free an imported pointer after aclrtIpcMemClose */
+  }
   if (b == NULL || b->addr != a) {
     size_t off = b ? (size_t)(a - b->addr) : 0, req = b ? b->requested : 0;
     uintptr_t start = b ? b->addr : 0;
@@ -497,6 +561,18 @@ int acl__mem_free(const char *api, void *p) {
     uintptr_t lo = b->addr & ~(uintptr_t)(acl__page - 1);
     uintptr_t hi = (b->addr + b->size + acl__page - 1) & ~(uintptr_t)(acl__page - 1);
     mprotect((void *)lo, hi - lo, PROT_NONE);
+  }
+  if (sp->ds != NULL) {
+    acl__ds_uncharge(sp->ds, b->charged, sp->arena.charged - b->charged);
+    if (b->exported) {
+      int keys = acl__ds_export_drop_range(sp->ds, b->addr - sp->arena.base, b->size);
+      if (keys > 0)
+        ACL__LOGW(ACL__MOD_RUNTIME,
+                  "%s: %p was freed with %d IPC key%s still open (aclrtIpcMemGetExportKey); the key%s no longer "
+                  "import%s, and a process that imported it sees whatever is allocated there next. Remedy: "
+                  "wait for the importers, aclrtIpcMemClose the key, then free",
+                  api, p, keys, keys == 1 ? "" : "s", keys == 1 ? "" : "s", keys == 1 ? "s" : "");
+    }
   }
   acl__arena_free(&sp->arena, b);
   if (acl__arena_dirty(&sp->arena) > sp->trim_budget)
@@ -573,7 +649,7 @@ int acl__mem_fault_describe(int dev, uintptr_t a, uintptr_t *addr, size_t *size,
   acl__mblock *b = acl__mtree_floor(sp->arena.root, a);
   if (b == NULL || b->is_free || a - b->addr >= b->size)
     return 0;
-  *addr = b->addr;
+  *addr = b->addr + b->uoff;
   *size = b->requested;
   *api = b->api;
   *caller = b->caller;

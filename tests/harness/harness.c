@@ -42,6 +42,12 @@ static int th_run_one(int i) {
 }
 
 int th_main(int argc, char **argv) {
+  /* Each test process gets its own shared devices (docs/processes.md), so
+   * tests running at once never share capacity; helper processes a test
+   * starts inherit the name and share the test's devices. */
+  char ns[32];
+  snprintf(ns, sizeof(ns), "t%d", (int)getpid());
+  setenv("OPENACL_SHARED_DEVICE_NAME", ns, 0);
   if (argc > 1 && strcmp(argv[1], "--list") == 0) {
     for (int i = 0; i < th_count; i++)
       printf("%s\n", th_tests[i].name);

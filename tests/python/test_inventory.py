@@ -1323,6 +1323,20 @@ def _(e):
     e.call("acl.rt.free", p)
 
 
+@good("acl.rt.ipc_mem_get_export_key", "acl.rt.ipc_mem_set_import_pid", "acl.rt.ipc_mem_import_by_key",
+      "acl.rt.ipc_mem_close")
+def _(e):
+    p, _r = e.call("acl.rt.malloc", 8192, 0)
+    key, _r = e.call("acl.rt.ipc_mem_get_export_key", p, 8192, 65, 0)
+    assert key.startswith("oacl-")
+    e.call("acl.rt.ipc_mem_set_import_pid", key, [os.getpid()])
+    q, _r = e.call("acl.rt.ipc_mem_import_by_key", key, 0)
+    assert q and q != p
+    e.call("acl.rt.ipc_mem_close", key)  # the import
+    e.call("acl.rt.ipc_mem_close", key)  # the key
+    e.call("acl.rt.free", p)
+
+
 @good("acl.rt.malloc_host", "acl.rt.malloc_host_with_cfg", "acl.rt.free_host")
 def _(e):
     p, _r = e.call("acl.rt.malloc_host", 100)

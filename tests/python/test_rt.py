@@ -674,7 +674,7 @@ def test_stub(name, c_name, fmt, shape):
 
 def test_some_stub_signatures():
     assert rt.get_notify_id(0) == (0, ACL_ERROR_API_NOT_SUPPORT)
-    assert rt.ipc_mem_get_export_key(0, 0, 64, 0) == ("", ACL_ERROR_API_NOT_SUPPORT)
+    assert rt.ipc_mem_get_export_key(0, 0, 64, 0) == ("", ACL_ERROR_INVALID_PARAM)  # implemented: a NULL pointer
     assert parse_fails(rt.notify_batch_reset, (1, 2))  # a tuple is not a list
     assert parse_fails(rt.allocator_set_alloc_func_to_desc, 0, 5)  # not callable (implemented)
     assert parse_fails(rt.set_stream_attribute, 0, 1, [])  # value must be a dict (implemented)

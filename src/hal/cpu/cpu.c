@@ -24,6 +24,7 @@ static int acl__cpu_probe(const acl__env *env, int *count, acl__device_props *pr
     p->l2_size = 0;                             /* reported as unknown: no dedicated cache */
     p->host_access = env->device_memory_host_access;
     p->mem_protection = env->memory_protection;
+    p->shareable = env->shared_device;
   }
   *count = n;
   return 0;
@@ -73,4 +74,6 @@ const acl__backend_ops acl__backend_cpu = {
     .thread_has_access = acl__cpu_thread_has_access,
     .module_symbol = acl__cpu_module_symbol,
     .module_symbol_at = acl__cpu_module_symbol_at,
+    .mem_fd = acl__cpu_mem_fd,
+    .mem_map_shared = acl__cpu_mem_map_shared,
 };

@@ -18,7 +18,7 @@ struct acl__backend_dev {
   size_t mem_size;
   int mem_mech;              /* ACL__MEMPROT_PKEYS, _ALIAS or _OFF (cpu_memory.c) */
   void *mem_alias;           /* alias: the read-write mapping device threads use */
-  int mem_fd;                /* alias: the shared-memory object behind both mappings, else -1 */
+  int mem_fd;                /* the shared-memory object behind the region (alias, or shareable), else -1 */
 };
 
 int acl__cpu_mem_reserve(acl__backend_dev *dev, uint64_t capacity, void **base);
@@ -29,6 +29,8 @@ void *acl__cpu_mem_alias(acl__backend_dev *dev);
 void acl__cpu_mem_discard(acl__backend_dev *dev, void *addr, size_t len);
 const char *acl__cpu_mem_protection(acl__backend_dev *dev);
 int acl__cpu_thread_has_access(void);
+int acl__cpu_mem_fd(acl__backend_dev *dev);
+int acl__cpu_mem_map_shared(acl__backend_dev *dev, void *addr, size_t len, int fd, uint64_t off);
 
 int acl__cpu_module_load(acl__backend_dev *dev, const char *path, const void *data, size_t len, void **module,
                          char *why, size_t why_len);

@@ -32,6 +32,14 @@
  * pkeys is preferred: device code may then follow any device pointer,
  * including one it read from device memory, which alias cannot translate.
  *
+ * Sharing (docs/processes.md): unless OPENACL_SHARED_DEVICE=0, the region of
+ * every mechanism is a memfd mapped MAP_SHARED, so that another process of
+ * the user can map a range of it (IPC memory) by opening
+ * /proc/<pid>/fd/<fd>.  One object per device, not one per allocation:
+ * aclrtMalloc stays a sub-allocation in user space with no system call.
+ * acl__cpu_mem_map_shared maps such a foreign range over part of the region
+ * with the same protection (view, alias, key) as the rest.
+ *
  * Sanitizers: AddressSanitizer and ThreadSanitizer read and write
  * application memory from their interceptors in the thread that called
  * them, which the access brackets (pkeys) or the translated addresses
@@ -99,6 +107,24 @@ static int acl__cpu_alias_map(acl__backend_dev *dev, size_t size, void **view, v
   return 0;
 }
 
+/* A memfd of `size` bytes mapped read-write and shared; MAP_FAILED on failure. */
+static void *acl__cpu_shared_map(size_t size, int *fd_out) {
+  int fd = memfd_create("openacl-device-memory", MFD_CLOEXEC);
+  if (fd < 0)
+    return MAP_FAILED;
+  void *p = ftruncate(fd, (off_t)size) == 0
+                ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0)
+                : MAP_FAILED;
+  if (p == MAP_FAILED) {
+    int e = errno;
+    close(fd);
+    errno = e;
+    return MAP_FAILED;
+  }
+  *fd_out = fd;
+  return p;
+}
+
 int acl__cpu_mem_reserve(acl__backend_dev *dev, uint64_t capacity, void **base) {
   const size_t align = (size_t)2 << 20;
   if (capacity == 0 || capacity > ((uint64_t)1 << 47))
@@ -138,6 +164,17 @@ int acl__cpu_mem_reserve(acl__backend_dev *dev, uint64_t capacity, void **base) 
       p = MAP_FAILED;
       mech = ACL__MEMPROT_OFF;
     }
+  }
+  if (p == MAP_FAILED && dev->props.shareable) {
+    int fd = -1;
+    p = acl__cpu_shared_map(size, &fd);
+    if (p != MAP_FAILED)
+      dev->mem_fd = fd;
+    else
+      ACL__LOGW(ACL__MOD_DRV,
+                "device %d: its memory cannot be made shareable (memfd_create and mmap: %s); other processes "
+                "cannot import it (IPC memory). Remedy: set OPENACL_SHARED_DEVICE=0 to say so",
+                dev->phys_id, strerror(errno));
   }
   if (p == MAP_FAILED) {
     p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -195,10 +232,37 @@ void acl__cpu_mem_discard(acl__backend_dev *dev, void *addr, size_t len) {
      * page tables (MADV_DONTNEED) would keep them; punch them out. */
     off_t off = (off_t)((uintptr_t)addr - (uintptr_t)dev->mem_base);
     if (fallocate(dev->mem_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, (off_t)len) != 0)
-      madvise((char *)dev->mem_alias + off, len, MADV_REMOVE);
+      madvise((char *)(dev->mem_alias != NULL ? dev->mem_alias : dev->mem_base) + off, len, MADV_REMOVE);
     return;
   }
   madvise(addr, len, MADV_DONTNEED);
+}
+
+int acl__cpu_mem_fd(acl__backend_dev *dev) { return dev->mem_fd; }
+
+int acl__cpu_mem_map_shared(acl__backend_dev *dev, void *addr, size_t len, int fd, uint64_t off) {
+  uintptr_t rel = (uintptr_t)addr - (uintptr_t)dev->mem_base;
+  if (dev->mem_base == NULL || rel >= dev->mem_size || len > dev->mem_size - rel)
+    return ACL_ERROR_RT_PARAM_INVALID;
+  if (fd < 0) { /* the device's own memory again */
+    fd = dev->mem_fd;
+    off = rel;
+    if (fd < 0)
+      return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+  }
+  int view_prot = dev->mem_mech == ACL__MEMPROT_ALIAS ? PROT_NONE : PROT_READ | PROT_WRITE;
+  if (mmap(addr, len, view_prot, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, (off_t)off) == MAP_FAILED)
+    return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  if (dev->mem_mech == ACL__MEMPROT_ALIAS) {
+    char *al = (char *)dev->mem_alias + rel;
+    if (mmap(al, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, (off_t)off) == MAP_FAILED)
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    madvise(al, len, MADV_DONTFORK);
+  } else if (dev->mem_mech == ACL__MEMPROT_PKEYS) {
+    if (pkey_mprotect(addr, len, PROT_READ | PROT_WRITE, acl__cpu_pkey) != 0)
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  }
+  return 0;
 }
 
 const char *acl__cpu_mem_protection(acl__backend_dev *dev) {

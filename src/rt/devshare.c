@@ -1,0 +1,554 @@
+/*
+ * devshare.c - the per-user, per-device registry in shared memory that lets
+ * several processes use one simulated device (devshare.h,
+ * docs/processes.md).
+ *
+ * Layout: one fixed-size struct (acl__ds_shm) in a file of /dev/shm made
+ * with mode 0600 by its first user; a file another uid owns, or one others
+ * may read, is refused.  Initialisation is serialised with flock on the
+ * file; everything after it with the robust mutex inside.  `dead` is set,
+ * under the mutex, by the last process to leave just before it unlinks the
+ * name: a process that opened the old file in between sees it and opens
+ * the name again.
+ *
+ * A process is identified by its pid and its start time (field 22 of
+ * /proc/<pid>/stat), so a reused pid is not taken for the process that
+ * died.
+ */
+#include "rt/devshare.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/log.h"
+
+#define ACL__DS_MAGIC 0x6f61636c64657631ull /* "oacldev1" */
+#define ACL__DS_VERSION 1u
+
+typedef struct acl__ds_slot {
+  int32_t pid; /* 0: free */
+  int32_t mem_fd;
+  uint64_t start;
+  _Atomic uint64_t bytes;
+  char comm[16];
+} acl__ds_slot;
+
+typedef struct acl__ds_exp {
+  uint32_t live;
+  int32_t slot;
+  uint64_t off, size;
+  uint32_t check_pid;
+  uint32_t npids;
+  int32_t pids[ACL__DS_PIDS];
+  uint32_t imports;
+  char key[ACL__DS_KEY_LEN + 1];
+} acl__ds_exp;
+
+typedef struct acl__ds_shm {
+  uint64_t magic;
+  uint32_t version, size;
+  pthread_mutex_t lock;
+  uint32_t dead;
+  uint64_t capacity;
+  _Atomic uint64_t used;
+  acl__ds_slot slots[ACL__DS_SLOTS];
+  acl__ds_exp exports[ACL__DS_EXPORTS];
+} acl__ds_shm;
+
+struct acl__ds {
+  acl__ds_shm *shm;
+  int fd;
+  int slot;
+  int dev_id;
+  char path[96];
+};
+
+int acl__ds_enabled(void) {
+  const char *v = getenv("OPENACL_SHARED_DEVICE");
+  return v == NULL || *v == '\0' || strcmp(v, "0") != 0;
+}
+
+void acl__ds_path(int dev_id, char *buf, size_t len) {
+  const char *name = getenv("OPENACL_SHARED_DEVICE_NAME");
+  char clean[32] = "";
+  if (name != NULL) { /* keep it a plain file name */
+    size_t j = 0;
+    for (size_t i = 0; name[i] != '\0' && j + 1 < sizeof(clean); i++)
+      if ((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+          (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '.')
+        clean[j++] = name[i];
+    clean[j] = '\0';
+  }
+  snprintf(buf, len, "/dev/shm/openacl-u%u%s%s-dev%d", (unsigned)getuid(), clean[0] ? "-" : "", clean, dev_id);
+}
+
+/* The start time of pid (clock ticks since boot), 0 when it is gone. */
+static uint64_t acl__ds_start_time(pid_t pid) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  ssize_t n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  char *p = strrchr(buf, ')');
+  if (p == NULL)
+    return 0;
+  /* fields after the command: state is field 3, starttime field 22 */
+  int field = 2;
+  for (p++; *p != '\0' && field < 22; p++)
+    if (*p == ' ')
+      field++;
+  return strtoull(p, NULL, 10);
+}
+
+static int acl__ds_alive(const acl__ds_slot *s) {
+  if (s->pid <= 0)
+    return 0;
+  if (kill(s->pid, 0) != 0 && errno != EPERM)
+    return 0;
+  return acl__ds_start_time(s->pid) == s->start;
+}
+
+/* Mutex held: forgets processes that are gone, with their bytes and keys. */
+static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
+  for (int i = 0; i < ACL__DS_SLOTS; i++) {
+    acl__ds_slot *s = &m->slots[i];
+    if (s->pid == 0 || acl__ds_alive(s))
+      continue;
+    uint64_t b = atomic_exchange(&s->bytes, 0);
+    atomic_fetch_sub(&m->used, b);
+    int keys = 0;
+    for (int k = 0; k < ACL__DS_EXPORTS; k++)
+      if (m->exports[k].live && m->exports[k].slot == i) {
+        memset(&m->exports[k], 0, sizeof(m->exports[k]));
+        keys++;
+      }
+    ACL__LOGW(ACL__MOD_DRV,
+              "device %d: process %d ended without releasing the device (killed?); its %llu bytes of device "
+              "memory and %d IPC key%s were recovered",
+              dev_id, (int)s->pid, (unsigned long long)b, keys, keys == 1 ? "" : "s");
+    s->pid = 0;
+  }
+}
+
+static int acl__ds_lock(acl__ds_shm *m, int dev_id) {
+  int r = pthread_mutex_lock(&m->lock);
+  if (r == EOWNERDEAD) {
+    pthread_mutex_consistent(&m->lock);
+    r = 0;
+  }
+  if (r != 0)
+    return -1;
+  acl__ds_sweep(m, dev_id);
+  return 0;
+}
+
+static void acl__ds_unlock(acl__ds_shm *m) { pthread_mutex_unlock(&m->lock); }
+
+/* Opens (creating when `create`) and maps the registry file.  NULL with why. */
+static acl__ds_shm *acl__ds_map(const char *path, int create, uint64_t capacity, int *fd_out, char *why, size_t wl) {
+  int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+  if (fd < 0) {
+    snprintf(why, wl, "open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, wl, "%s is not a private file of this user (owner %u, mode %o)", path, (unsigned)st.st_uid,
+             (unsigned)(st.st_mode & 0777));
+    close(fd);
+    return NULL;
+  }
+  flock(fd, LOCK_EX);
+  fstat(fd, &st);
+  int fresh = st.st_size == 0;
+  if (fresh && (!create || ftruncate(fd, (off_t)sizeof(acl__ds_shm)) != 0)) {
+    snprintf(why, wl, "%s: %s", path, create ? strerror(errno) : "empty registry");
+    flock(fd, LOCK_UN);
+    close(fd);
+    return NULL;
+  }
+  acl__ds_shm *m = NULL;
+  if ((size_t)st.st_size == sizeof(acl__ds_shm) || fresh)
+    m = mmap(NULL, sizeof(acl__ds_shm), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (m == NULL || m == MAP_FAILED) {
+    snprintf(why, wl, "%s has an unknown size (%lld bytes; another openacl version?)", path, (long long)st.st_size);
+    flock(fd, LOCK_UN);
+    close(fd);
+    return NULL;
+  }
+  if (fresh) {
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+    pthread_mutex_init(&m->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    m->version = ACL__DS_VERSION;
+    m->size = (uint32_t)sizeof(acl__ds_shm);
+    m->capacity = capacity;
+    atomic_store(&m->used, 0);
+    __atomic_store_n(&m->magic, ACL__DS_MAGIC, __ATOMIC_RELEASE);
+  } else if (m->magic != ACL__DS_MAGIC || m->version != ACL__DS_VERSION || m->size != sizeof(acl__ds_shm)) {
+    snprintf(why, wl, "%s was written by another openacl version", path);
+    munmap(m, sizeof(*m));
+    flock(fd, LOCK_UN);
+    close(fd);
+    return NULL;
+  }
+  flock(fd, LOCK_UN);
+  *fd_out = fd;
+  return m;
+}
+
+static void acl__ds_comm(char out[16]) {
+  memset(out, 0, 16);
+  int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  ssize_t n = read(fd, out, 15);
+  close(fd);
+  for (ssize_t i = 0; i < n; i++)
+    if (out[i] == '\n')
+      out[i] = '\0';
+}
+
+/* Removes the registries of this user that no live process uses (left by
+ * processes that were all killed, or by test processes with their own
+ * OPENACL_SHARED_DEVICE_NAME), other than `keep`. */
+static void acl__ds_reap(const char *keep) {
+  char prefix[32];
+  snprintf(prefix, sizeof(prefix), "openacl-u%u-", (unsigned)getuid());
+  DIR *dir = opendir("/dev/shm");
+  if (dir == NULL)
+    return;
+  struct dirent *e;
+  while ((e = readdir(dir)) != NULL) {
+    char path[300], why[160];
+    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+      continue;
+    snprintf(path, sizeof(path), "/dev/shm/%s", e->d_name);
+    if (strcmp(path, keep) == 0)
+      continue;
+    int fd = -1;
+    acl__ds_shm *m = acl__ds_map(path, 0, 0, &fd, why, sizeof(why));
+    if (m == NULL)
+      continue;
+    if (acl__ds_lock(m, -1) == 0) {
+      int users = 0;
+      for (int i = 0; i < ACL__DS_SLOTS; i++)
+        users += m->slots[i].pid != 0;
+      if (!m->dead && users == 0) {
+        m->dead = 1;
+        unlink(path);
+      }
+      acl__ds_unlock(m);
+    }
+    munmap(m, sizeof(*m));
+    close(fd);
+  }
+  closedir(dir);
+}
+
+acl__ds *acl__ds_open(int dev_id, uint64_t capacity, int mem_fd, uint64_t *capacity_out, char *why, size_t wl) {
+  if (!acl__ds_enabled()) {
+    snprintf(why, wl, "OPENACL_SHARED_DEVICE=0");
+    return NULL;
+  }
+  acl__ds *ds = calloc(1, sizeof(*ds));
+  if (ds == NULL) {
+    snprintf(why, wl, "out of host memory");
+    return NULL;
+  }
+  acl__ds_path(dev_id, ds->path, sizeof(ds->path));
+  ds->dev_id = dev_id;
+  acl__ds_reap(ds->path);
+  for (int attempt = 0; attempt < 16; attempt++) {
+    acl__ds_shm *m = acl__ds_map(ds->path, 1, capacity, &ds->fd, why, wl);
+    if (m == NULL)
+      break;
+    if (acl__ds_lock(m, dev_id) != 0) {
+      snprintf(why, wl, "%s: its lock cannot be recovered", ds->path);
+      munmap(m, sizeof(*m));
+      close(ds->fd);
+      break;
+    }
+    if (m->dead) { /* the last user just unlinked it: open the name again */
+      acl__ds_unlock(m);
+      munmap(m, sizeof(*m));
+      close(ds->fd);
+      continue;
+    }
+    int slot = -1;
+    for (int i = 0; i < ACL__DS_SLOTS && slot < 0; i++)
+      if (m->slots[i].pid == 0)
+        slot = i;
+    if (slot < 0) {
+      acl__ds_unlock(m);
+      snprintf(why, wl, "%d processes use device %d already (the most one device takes)", ACL__DS_SLOTS, dev_id);
+      munmap(m, sizeof(*m));
+      close(ds->fd);
+      break;
+    }
+    int users = 0;
+    for (int i = 0; i < ACL__DS_SLOTS; i++)
+      users += m->slots[i].pid != 0;
+    if (users == 0) /* nobody left from earlier runs: this process sets the capacity */
+      m->capacity = capacity;
+    acl__ds_slot *s = &m->slots[slot];
+    s->pid = (int32_t)getpid();
+    s->start = acl__ds_start_time(getpid());
+    s->mem_fd = mem_fd;
+    atomic_store(&s->bytes, 0);
+    acl__ds_comm(s->comm);
+    *capacity_out = m->capacity;
+    acl__ds_unlock(m);
+    ds->shm = m;
+    ds->slot = slot;
+    return ds;
+  }
+  if (why[0] == '\0')
+    snprintf(why, wl, "%s kept being replaced", ds->path);
+  free(ds);
+  return NULL;
+}
+
+void acl__ds_close(acl__ds *ds) {
+  if (ds == NULL)
+    return;
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) == 0) {
+    acl__ds_slot *s = &m->slots[ds->slot];
+    atomic_fetch_sub(&m->used, atomic_exchange(&s->bytes, 0));
+    for (int k = 0; k < ACL__DS_EXPORTS; k++)
+      if (m->exports[k].live && m->exports[k].slot == ds->slot)
+        memset(&m->exports[k], 0, sizeof(m->exports[k]));
+    s->pid = 0;
+    int users = 0;
+    for (int i = 0; i < ACL__DS_SLOTS; i++)
+      users += m->slots[i].pid != 0;
+    if (users == 0) {
+      m->dead = 1;
+      unlink(ds->path);
+    }
+    acl__ds_unlock(m);
+  }
+  munmap(m, sizeof(*m));
+  close(ds->fd);
+  free(ds);
+}
+
+void acl__ds_atfork_child(void) {
+  /* memory.c forgets its handles (they stay allocated: the parent's entries
+   * are the parent's business). */
+}
+
+int acl__ds_charge(acl__ds *ds, uint64_t bytes, uint64_t mine, uint64_t *in_use_out) {
+  acl__ds_shm *m = ds->shm;
+  uint64_t cur = atomic_load_explicit(&m->used, memory_order_relaxed);
+  do {
+    if (bytes > m->capacity || cur > m->capacity - bytes) {
+      *in_use_out = cur;
+      return -1;
+    }
+  } while (!atomic_compare_exchange_weak_explicit(&m->used, &cur, cur + bytes, memory_order_relaxed,
+                                                  memory_order_relaxed));
+  /* One writer (this process, under its space lock): a store, not a read-modify-write. */
+  atomic_store_explicit(&m->slots[ds->slot].bytes, mine, memory_order_relaxed);
+  return 0;
+}
+
+void acl__ds_uncharge(acl__ds *ds, uint64_t bytes, uint64_t mine) {
+  acl__ds_shm *m = ds->shm;
+  atomic_store_explicit(&m->slots[ds->slot].bytes, mine, memory_order_relaxed);
+  atomic_fetch_sub_explicit(&m->used, bytes, memory_order_relaxed);
+}
+
+uint64_t acl__ds_in_use(acl__ds *ds) { return atomic_load_explicit(&ds->shm->used, memory_order_relaxed); }
+
+/* ---- keys ------------------------------------------------------------------ */
+
+static acl__ds_exp *acl__ds_find(acl__ds_shm *m, const char *key) {
+  for (int k = 0; k < ACL__DS_EXPORTS; k++)
+    if (m->exports[k].live && strncmp(m->exports[k].key, key, ACL__DS_KEY_LEN + 1) == 0)
+      return &m->exports[k];
+  return NULL;
+}
+
+int acl__ds_export(acl__ds *ds, uint64_t off, uint64_t size, int check_pid, char key[ACL__DS_KEY_LEN + 1]) {
+  unsigned char rnd[16];
+  size_t got = 0;
+  while (got < sizeof(rnd)) {
+    ssize_t n = getrandom(rnd + got, sizeof(rnd) - got, 0);
+    if (n <= 0 && errno != EINTR)
+      return ACL__DS_FULL;
+    if (n > 0)
+      got += (size_t)n;
+  }
+  int n = snprintf(key, ACL__DS_KEY_LEN + 1, "oacl-d%d-", ds->dev_id);
+  for (size_t i = 0; i < sizeof(rnd) && n + 2 <= ACL__DS_KEY_LEN; i++)
+    n += snprintf(key + n, 3, "%02x", rnd[i]);
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_FULL;
+  int r = ACL__DS_FULL;
+  for (int k = 0; k < ACL__DS_EXPORTS; k++) {
+    acl__ds_exp *e = &m->exports[k];
+    if (e->live)
+      continue;
+    memset(e, 0, sizeof(*e));
+    e->live = 1;
+    e->slot = ds->slot;
+    e->off = off;
+    e->size = size;
+    e->check_pid = check_pid != 0;
+    memcpy(e->key, key, ACL__DS_KEY_LEN + 1);
+    r = 0;
+    break;
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_export_allow(acl__ds *ds, const char *key, const int32_t *pids, size_t n) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_exp *e = acl__ds_find(m, key);
+  int r = e == NULL ? ACL__DS_NO_KEY : e->slot != ds->slot ? ACL__DS_NOT_OWNER : 0;
+  for (size_t i = 0; r == 0 && i < n; i++) {
+    int have = 0;
+    for (uint32_t j = 0; j < e->npids; j++)
+      have |= e->pids[j] == pids[i];
+    if (have)
+      continue;
+    if (e->npids == ACL__DS_PIDS)
+      r = ACL__DS_FULL;
+    else
+      e->pids[e->npids++] = pids[i];
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_import(acl__ds *ds, const char *key, acl__ds_export_info *info) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_exp *e = acl__ds_find(m, key);
+  int r = e == NULL ? ACL__DS_NO_KEY : 0;
+  if (r == 0 && e->check_pid && e->slot != ds->slot) {
+    int ok = 0;
+    for (uint32_t j = 0; j < e->npids; j++)
+      ok |= e->pids[j] == (int32_t)getpid();
+    if (!ok)
+      r = ACL__DS_DENIED;
+  }
+  if (r == 0) {
+    const acl__ds_slot *s = &m->slots[e->slot];
+    info->owner_pid = s->pid;
+    info->owner_fd = s->mem_fd;
+    info->off = e->off;
+    info->size = e->size;
+    info->dev_id = ds->dev_id;
+    e->imports++;
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+void acl__ds_import_done(acl__ds *ds, const char *key) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return;
+  acl__ds_exp *e = acl__ds_find(m, key);
+  if (e != NULL && e->imports > 0)
+    e->imports--;
+  acl__ds_unlock(m);
+}
+
+int acl__ds_export_close(acl__ds *ds, const char *key, uint32_t *imports_out) {
+  acl__ds_shm *m = ds->shm;
+  *imports_out = 0;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_exp *e = acl__ds_find(m, key);
+  int r = e == NULL ? ACL__DS_NO_KEY : e->slot != ds->slot ? ACL__DS_NOT_OWNER : 0;
+  if (r == 0) {
+    *imports_out = e->imports;
+    memset(e, 0, sizeof(*e));
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_export_drop_range(acl__ds *ds, uint64_t off, uint64_t size) {
+  acl__ds_shm *m = ds->shm;
+  int n = 0;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return 0;
+  for (int k = 0; k < ACL__DS_EXPORTS; k++) {
+    acl__ds_exp *e = &m->exports[k];
+    if (e->live && e->slot == ds->slot && e->off >= off && e->off < off + size) {
+      memset(e, 0, sizeof(*e));
+      n++;
+    }
+  }
+  acl__ds_unlock(m);
+  return n;
+}
+
+/* ---- listing ------------------------------------------------------------------ */
+
+int acl__ds_list(int dev_id, acl__ds_proc *out, int max, uint64_t *capacity, uint64_t *in_use) {
+  char path[96], why[160] = "";
+  acl__ds_path(dev_id, path, sizeof(path));
+  *capacity = *in_use = 0;
+  int fd = -1;
+  acl__ds_shm *m = acl__ds_map(path, 0, 0, &fd, why, sizeof(why));
+  if (m == NULL)
+    return -1;
+  int n = -1;
+  if (acl__ds_lock(m, dev_id) == 0) {
+    n = 0;
+    if (!m->dead) {
+      for (int i = 0; i < ACL__DS_SLOTS; i++) {
+        const acl__ds_slot *s = &m->slots[i];
+        if (s->pid == 0)
+          continue;
+        if (n < max) {
+          out[n].pid = s->pid;
+          out[n].bytes = atomic_load(&s->bytes);
+          memcpy(out[n].comm, s->comm, sizeof(out[n].comm));
+        }
+        n++;
+      }
+      *capacity = m->capacity;
+      *in_use = atomic_load(&m->used);
+      if (n == 0) { /* left behind by processes that were killed: remove it */
+        m->dead = 1;
+        unlink(path);
+      }
+    }
+    acl__ds_unlock(m);
+  }
+  munmap(m, sizeof(*m));
+  close(fd);
+  return n;
+}

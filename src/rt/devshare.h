@@ -1,0 +1,108 @@
+/*
+ * devshare.h - one simulated device shared by the processes of a user
+ * (docs/processes.md): a registry per device in POSIX shared memory that
+ * records which processes use the device, how much of its memory each
+ * holds, and the IPC export keys; the device's capacity is charged there,
+ * so every process sees the same free memory.
+ *
+ * The registry is /dev/shm/openacl-u<uid>[-<OPENACL_SHARED_DEVICE_NAME>]-dev<id>,
+ * mode 0600, guarded by a robust process-shared mutex: a process killed
+ * while holding it (kill -9) leaves it to the next locker, which recovers
+ * it.  Every locker sweeps the process table: an entry whose process is
+ * gone (or whose pid was reused: the start time differs) gives its bytes
+ * back and its export keys die.  The last process to leave unlinks the
+ * registry.
+ *
+ * Charging is lock-free (one atomic compare-and-swap on the shared counter
+ * and a plain store of the process's total in its entry), so aclrtMalloc and aclrtFree
+ * stay as fast as with a private device.
+ *
+ * OPENACL_SHARED_DEVICE=0 keeps the old per-process device: no registry,
+ * acl__ds_open returns NULL, and callers charge nothing here.
+ */
+#ifndef OPENACL_RT_DEVSHARE_H
+#define OPENACL_RT_DEVSHARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct acl__ds acl__ds; /* this process's handle on one device's registry */
+
+#define ACL__DS_SLOTS 64     /* processes per device */
+#define ACL__DS_EXPORTS 256  /* live IPC export keys per device */
+#define ACL__DS_PIDS 32      /* whitelist entries per key */
+#define ACL__DS_KEY_LEN 64   /* key characters (the vendor's buffer is 65 with the NUL) */
+
+/* 1 when devices are shared between processes (OPENACL_SHARED_DEVICE unset or 1). */
+int acl__ds_enabled(void);
+
+/* Joins device `dev_id`'s registry (creating it with `capacity` when no
+ * live process uses the device) and records this process with its device
+ * memory object `mem_fd`.  *capacity_out receives the device's capacity,
+ * which the first process set.  NULL with a message in why when sharing is
+ * off or the registry cannot be used (the caller then keeps a private
+ * device). */
+acl__ds *acl__ds_open(int dev_id, uint64_t capacity, int mem_fd, uint64_t *capacity_out, char *why, size_t why_len);
+/* Leaves the registry: gives back what this process still holds, kills its
+ * keys, unlinks the registry when it was the last process. */
+void acl__ds_close(acl__ds *ds);
+/* fork child: forgets the parent's handles without touching the registry
+ * (the parent still owns its entry). */
+void acl__ds_atfork_child(void);
+
+/* Charges `bytes` against the device's capacity for this process, which
+ * then holds `mine` bytes: 0, or -1 when that would exceed the capacity
+ * (*in_use_out: bytes in use by all).  Called under the caller's space lock
+ * (the process's entry has that one writer). */
+int acl__ds_charge(acl__ds *ds, uint64_t bytes, uint64_t mine, uint64_t *in_use_out);
+void acl__ds_uncharge(acl__ds *ds, uint64_t bytes, uint64_t mine);
+/* Bytes in use on the device by all processes. */
+uint64_t acl__ds_in_use(acl__ds *ds);
+
+/* ---- IPC export keys (src/rt/mem_ipc.c) ----------------------------------- */
+
+typedef struct acl__ds_export_info {
+  pid_t owner_pid;
+  int owner_fd;     /* the exporter's memory object, in the exporter */
+  uint64_t off;     /* offset of the exported range in that object */
+  uint64_t size;
+  int dev_id;
+} acl__ds_export_info;
+
+/* Results of the key functions besides 0. */
+#define ACL__DS_NO_KEY 1      /* no live key of that name (never made, closed, or its exporter died) */
+#define ACL__DS_DENIED 2      /* the caller is not on the key's whitelist */
+#define ACL__DS_FULL 3        /* no free key or whitelist entry */
+#define ACL__DS_NOT_OWNER 4   /* the caller did not export the key */
+
+/* Creates a key for [off, off + size) of this process's memory object. */
+int acl__ds_export(acl__ds *ds, uint64_t off, uint64_t size, int check_pid, char key[ACL__DS_KEY_LEN + 1]);
+/* The exporter adds pids to its key's whitelist. */
+int acl__ds_export_allow(acl__ds *ds, const char *key, const int32_t *pids, size_t n);
+/* Looks the key up for an import by this process (whitelist checked) and
+ * counts the import. */
+int acl__ds_import(acl__ds *ds, const char *key, acl__ds_export_info *info);
+/* An importer closed its import of key (the key may be gone already). */
+void acl__ds_import_done(acl__ds *ds, const char *key);
+/* The exporter destroys its key; *imports_out: imports still open. */
+int acl__ds_export_close(acl__ds *ds, const char *key, uint32_t *imports_out);
+/* The exporter freed [off, off + size): its keys inside die (count returned). */
+int acl__ds_export_drop_range(acl__ds *ds, uint64_t off, uint64_t size);
+
+/* ---- listing (openacl devices, docs/processes.md) ----------------------- */
+
+typedef struct acl__ds_proc {
+  pid_t pid;
+  uint64_t bytes;
+  char comm[16];
+} acl__ds_proc;
+
+/* Reads device dev_id's registry without joining it (dead entries are
+ * swept first).  Returns the number of processes (up to max filled), -1
+ * when there is no registry; *capacity and *in_use are set. */
+int acl__ds_list(int dev_id, acl__ds_proc *out, int max, uint64_t *capacity, uint64_t *in_use);
+/* The registry's path for dev_id (for messages and the tool). */
+void acl__ds_path(int dev_id, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,304 @@
+/*
+ * ipc.c - one device shared by several processes (api/ipc/...,
+ * docs/processes.md): IPC memory exported here and imported by helper
+ * processes (ipc_proc.c, started with fork+exec and driven through pipes)
+ * and the other way round, pid whitelists, wrong and forged keys, kill -9 of
+ * an exporter with the survivor checking codes and the registry recovering,
+ * and capacity shared exactly by several processes.
+ *
+ * The harness gives each test its own OPENACL_SHARED_DEVICE_NAME, so tests
+ * running at once never share a device; the helpers inherit it.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "harness.h"
+
+typedef struct proc {
+  pid_t pid;
+  FILE *in, *out;
+  int dev_pid; /* what it reported */
+} proc;
+
+static void proc_start(proc *p) {
+  int to[2], from[2];
+  CHECK(pipe(to) == 0 && pipe(from) == 0);
+  fflush(NULL);
+  p->pid = fork();
+  CHECK(p->pid >= 0);
+  if (p->pid == 0) {
+    dup2(to[0], 0);
+    dup2(from[1], 1);
+    close(to[1]);
+    close(from[0]);
+    execl(OPENACL_IPC_PROC, OPENACL_IPC_PROC, (char *)NULL);
+    _exit(127);
+  }
+  close(to[0]);
+  close(from[1]);
+  p->in = fdopen(to[1], "w");
+  p->out = fdopen(from[0], "r");
+  setvbuf(p->in, NULL, _IOLBF, 0);
+  char line[128] = "";
+  CHECK(fgets(line, sizeof(line), p->out) != NULL);
+  CHECK(sscanf(line, "pid %d", &p->dev_pid) == 1);
+}
+
+/* Sends a command, returns its answer line (without the newline). */
+static const char *proc_cmd(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *proc_cmd(proc *p, const char *fmt, ...) {
+  static char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(p->in, fmt, ap);
+  va_end(ap);
+  fputc('\n', p->in);
+  fflush(p->in);
+  line[0] = '\0';
+  if (fgets(line, sizeof(line), p->out) == NULL)
+    return "(no answer)";
+  line[strcspn(line, "\n")] = '\0';
+  return line;
+}
+
+static int proc_end(proc *p) {
+  fclose(p->in);
+  fclose(p->out);
+  int st = 0;
+  waitpid(p->pid, &st, 0);
+  return st;
+}
+
+static void setup(void) {
+  CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+static void teardown(void) {
+  aclrtResetDevice(0);
+  aclFinalize();
+}
+
+static unsigned long long dev_sum(void *p, size_t n) {
+  unsigned char *h = malloc(n);
+  CHECK_INT_EQ(aclrtMemcpy(h, n, p, n, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  unsigned long long s = 0;
+  for (size_t i = 0; i < n; i++)
+    s += h[i];
+  free(h);
+  return s;
+}
+
+/* This process exports, a helper imports, reads, writes; this one sees the write. */
+TEST(export_import_write_read) {
+  setup();
+  size_t n = 1 << 20;
+  void *p = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemset(p, n, 3, n), ACL_SUCCESS);
+  char key[256] = "";
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, n, key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION), ACL_SUCCESS);
+  CHECK(strlen(key) > 0 && strlen(key) <= 64);
+  proc b;
+  proc_start(&b);
+  CHECK(strcmp(proc_cmd(&b, "import %s", key), "ok") == 0);
+  char want[64];
+  snprintf(want, sizeof(want), "sum %zu", 3 * n);
+  CHECK(strcmp(proc_cmd(&b, "sum 0 %zu", n), want) == 0);
+  CHECK(strcmp(proc_cmd(&b, "write 0 7 4096"), "ok") == 0);
+  CHECK(dev_sum(p, 4096) == 7ull * 4096);
+  CHECK(strcmp(proc_cmd(&b, "close %s", key), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&b, "free 0"), "ok") == 0); /* as the vendor's sample: harmless after the close */
+  CHECK_INT_EQ(proc_end(&b), 0);
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
+  teardown();
+}
+
+/* A helper exports; this process imports: the imported pointer is device
+ * memory here (attributes, copies, kernels' translation, the host trap). */
+TEST(import_here) {
+  setup();
+  proc a;
+  proc_start(&a);
+  CHECK(strcmp(proc_cmd(&a, "alloc 100000"), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&a, "fill 0 9"), "ok") == 0);
+  const char *r = proc_cmd(&a, "export 0 1");
+  char key[128] = "";
+  CHECK(sscanf(r, "key %127s", key) == 1);
+  void *q = NULL;
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q, key, 0), ACL_SUCCESS);
+  CHECK(dev_sum(q, 100000) == 9ull * 100000);
+  aclrtPtrAttributes at;
+  CHECK_INT_EQ(aclrtPointerGetAttributes(q, &at), ACL_SUCCESS);
+  CHECK_INT_EQ(at.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+  /* past the exported range: refused */
+  unsigned char h[16];
+  CHECK_INT_EQ(aclrtMemcpy(h, 16, (char *)q + 99990, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  memset(h, 1, sizeof(h));
+  CHECK_INT_EQ(aclrtMemcpy(q, 16, h, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  char want[64];
+  snprintf(want, sizeof(want), "sum %d", 16);
+  CHECK(strcmp(proc_cmd(&a, "sum 0 16"), want) == 0);
+  /* re-export of imported memory is refused */
+  char k2[256];
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(q, 100, k2, 65, 1), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemcpy(h, 16, q, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK(strcmp(proc_cmd(&a, "close %s", key), "ok") == 0);
+  CHECK_INT_EQ(proc_end(&a), 0);
+  teardown();
+}
+
+/* Whitelist: a process not on the list gets ACL_ERROR_RT_NO_PERMISSION; once added, it imports. */
+TEST(pid_whitelist) {
+  setup();
+  void *p = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  char key[256] = "";
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 8192, key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT), ACL_SUCCESS);
+  proc b;
+  proc_start(&b);
+  char want[32];
+  snprintf(want, sizeof(want), "rc %d", ACL_ERROR_RT_NO_PERMISSION);
+  CHECK(strcmp(proc_cmd(&b, "import %s", key), want) == 0);
+  /* only the exporter may add pids */
+  snprintf(want, sizeof(want), "rc %d", ACL_ERROR_RT_NO_PERMISSION);
+  CHECK(strcmp(proc_cmd(&b, "allow %s %d", key, b.dev_pid), want) == 0 ||
+        strncmp(proc_cmd(&b, "meminfo"), "mem", 3) == 0);
+  int32_t pid = b.dev_pid;
+  CHECK_INT_EQ(aclrtIpcMemSetImportPid(key, &pid, 1), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtIpcMemSetImportPid(key, &pid, 0), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemSetImportPid(key, NULL, 1), ACL_ERROR_INVALID_PARAM);
+  CHECK(strcmp(proc_cmd(&b, "import %s", key), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&b, "close %s", key), "ok") == 0);
+  CHECK_INT_EQ(proc_end(&b), 0);
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
+  teardown();
+}
+
+/* Wrong, forged and closed keys; argument checks. */
+TEST(bad_keys) {
+  setup();
+  void *p = NULL, *q = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  char key[256] = "";
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(NULL, 4096, key, 65, 0), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 0, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 4096, key, 0, 0), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 4096, key, 65, 2), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 4097, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(key, 16, key, 65, 0), ACL_ERROR_RT_PARAM_INVALID); /* host memory */
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 4096, key, 65, 1), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q, "garbage", 0), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q, "oacl-d0-00000000000000000000000000000000", 0), ACL_ERROR_RT_PARAM_INVALID);
+  char forged[128];
+  snprintf(forged, sizeof(forged), "%s", key);
+  forged[strlen(forged) - 1] = forged[strlen(forged) - 1] == '0' ? '1' : '0';
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q, forged, 0), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q, key, 2), ACL_ERROR_RT_PARAM_INVALID);
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(NULL, key, 0), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtIpcMemClose(NULL), ACL_ERROR_INVALID_PARAM);
+  CHECK_INT_EQ(aclrtIpcMemClose(forged), ACL_ERROR_RT_PARAM_INVALID);
+  /* freeing the memory kills its key */
+  CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_ERROR_RT_PARAM_INVALID);
+  teardown();
+}
+
+/* kill -9 of the exporter: the importer keeps its mapping, the key dies,
+ * the registry gives the dead process's memory back. */
+TEST(exporter_killed) {
+  setup();
+  size_t f0 = 0, t0 = 0;
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t0), ACL_SUCCESS);
+  proc a;
+  proc_start(&a);
+  CHECK(strcmp(proc_cmd(&a, "alloc 65536"), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&a, "alloc 1000000"), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&a, "fill 0 5"), "ok") == 0);
+  char key[128] = "";
+  CHECK(sscanf(proc_cmd(&a, "export 0 1"), "key %127s", key) == 1);
+  size_t f1 = 0, t1 = 0;
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t1), ACL_SUCCESS);
+  CHECK(f0 - f1 == (65536 + 32) + ((1000000 + 31) / 32 * 32 + 32)); /* both allocations, the vendor's sizing */
+  void *q = NULL;
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q, key, 0), ACL_SUCCESS);
+  kill(a.pid, SIGKILL);
+  proc_end(&a);
+  CHECK(dev_sum(q, 65536) == 5ull * 65536); /* the mapping keeps the pages */
+  void *q2 = NULL;
+  CHECK_INT_EQ(aclrtIpcMemImportByKey(&q2, key, 0), ACL_ERROR_RT_PARAM_INVALID);
+  size_t f2 = 0, t2 = 0;
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f2, &t2), ACL_SUCCESS);
+  CHECK(f2 == f0); /* recovered at the import's lookup */
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  teardown();
+}
+
+/* Four processes and this one share the capacity exactly. */
+TEST(four_processes_capacity) {
+  setup();
+  size_t f0 = 0, t0 = 0;
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t0), ACL_SUCCESS);
+  proc ps[4];
+  size_t expect = 0;
+  for (int i = 0; i < 4; i++) {
+    proc_start(&ps[i]);
+    for (int j = 0; j < 3; j++) {
+      size_t n = 1000 * (size_t)(i + 1) + 100 * (size_t)j;
+      CHECK(strcmp(proc_cmd(&ps[i], "alloc %zu", n), "ok") == 0);
+      expect += (n + 31) / 32 * 32 + 32;
+    }
+  }
+  void *mine = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&mine, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  expect += 4096 + 32;
+  size_t f1 = 0, t1 = 0;
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t1), ACL_SUCCESS);
+  CHECK(f0 - f1 == expect);
+  char want[64];
+  snprintf(want, sizeof(want), "mem %zu %zu", f1, t1);
+  CHECK(strcmp(proc_cmd(&ps[2], "meminfo"), want) == 0); /* every process sees the same */
+  /* one frees, one exits cleanly without freeing, one is killed, one finalises */
+  CHECK(strcmp(proc_cmd(&ps[0], "free 0"), "ok") == 0);
+  fprintf(ps[1].in, "exit\n");
+  fflush(ps[1].in);
+  proc_end(&ps[1]);
+  kill(ps[2].pid, SIGKILL);
+  proc_end(&ps[2]);
+  CHECK_INT_EQ(proc_end(&ps[3]), 0);
+  CHECK(strcmp(proc_cmd(&ps[0], "free 1"), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&ps[0], "free 2"), "ok") == 0);
+  CHECK_INT_EQ(proc_end(&ps[0]), 0);
+  /* a new allocation sweeps nothing by itself; an export does: use one */
+  char key[256];
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(mine, 4096, key, 65, 1), ACL_SUCCESS);
+  size_t f2 = 0, t2 = 0;
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f2, &t2), ACL_SUCCESS);
+  CHECK(f0 - f2 == 4096 + 32);
+  CHECK_INT_EQ(aclrtFree(mine), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &f2, &t2), ACL_SUCCESS);
+  CHECK(f2 == f0);
+  teardown();
+}
+
+/* The old private device: nothing is shared, exports say why. */
+TEST(private_device) {
+  setenv("OPENACL_SHARED_DEVICE", "0", 1);
+  setup();
+  void *p = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  char key[256];
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 4096, key, 65, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
+  teardown();
+}

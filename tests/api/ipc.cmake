@@ -1,0 +1,10 @@
+# One device shared by several processes (api/ipc/*, docs/processes.md):
+# IPC memory across processes, whitelists, forged keys, kill -9 of an
+# exporter, capacity shared by five processes.  ipc_proc.c is the other
+# process (fork+exec), driven through pipes.
+add_executable(api_ipc_proc ${CMAKE_CURRENT_LIST_DIR}/ipc_proc.c)
+target_include_directories(api_ipc_proc PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(api_ipc_proc PRIVATE ascendcl)
+openacl_test(api_ipc GROUP api/ipc SOURCES ${CMAKE_CURRENT_LIST_DIR}/ipc.c)
+target_compile_definitions(api_ipc PRIVATE OPENACL_IPC_PROC="$<TARGET_FILE:api_ipc_proc>")
+add_dependencies(api_ipc api_ipc_proc)
