@@ -568,6 +568,12 @@ static void *acl__executor_main(void *arg) {
     acl__pjob *job = NULL;
     acl__stream *s = NULL;
     if (acl__take_work_locked(sc, &job, &s)) {
+      /* A push does not wake a sleeper while another executor spins, as the
+       * spinner will take the work; but a spinner takes one item.  Work left
+       * behind wakes the next sleeper, or two streams pushed while one
+       * executor spun would leave the second waiting for the first to end. */
+      if (sc->sleeping > 0 && atomic_load(&sc->pending) > 0)
+        pthread_cond_signal(&d->sched_cond);
       pthread_mutex_unlock(&d->sched_lock);
       if (job != NULL) {
         acl__pjob_work(job);
