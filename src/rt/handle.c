@@ -194,6 +194,13 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_LABEL: return "label";
   case ACL__H_LABEL_LIST: return "label list";
   case ACL__H_MODEL_CONFIG: return "model load configuration";
+  case ACL__H_TDT_ITEM: return "TDT data item";
+  case ACL__H_TDT_DATASET: return "TDT dataset";
+  case ACL__H_TDT_CHANNEL: return "TDT channel";
+  case ACL__H_TDT_QUEUE_ATTR: return "TDT queue attribute set";
+  case ACL__H_TDT_ROUTE: return "TDT queue route";
+  case ACL__H_TDT_ROUTE_LIST: return "TDT queue route list";
+  case ACL__H_TDT_ROUTE_QUERY: return "TDT queue route query";
   default: return "handle";
   }
 }

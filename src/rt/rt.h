@@ -64,6 +64,14 @@ typedef enum acl__handle_type {
   ACL__H_LABEL,          /* aclrtLabel (label.c) */
   ACL__H_LABEL_LIST,     /* aclrtLabelList (label.c) */
   ACL__H_MODEL_CONFIG,   /* aclmdlConfigHandle (src/acl/model_config_api.c) */
+  /* TDT (src/tdt/) */
+  ACL__H_TDT_ITEM,       /* acltdtDataItem (item.c) */
+  ACL__H_TDT_DATASET,    /* acltdtDataset (dataset.c) */
+  ACL__H_TDT_CHANNEL,    /* acltdtChannelHandle (channel.c) */
+  ACL__H_TDT_QUEUE_ATTR, /* acltdtQueueAttr (queue_attr.c) */
+  ACL__H_TDT_ROUTE,      /* acltdtQueueRoute (route.c) */
+  ACL__H_TDT_ROUTE_LIST, /* acltdtQueueRouteList (route.c) */
+  ACL__H_TDT_ROUTE_QUERY, /* acltdtQueueRouteQueryInfo (route.c) */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 

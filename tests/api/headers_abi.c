@@ -12,6 +12,8 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 
 #define ACL_CHECK(cond) _Static_assert(cond, #cond)
 
@@ -854,3 +856,20 @@ ACL_CHECK(sizeof(aclrtMallocConfig) == 16);
 ACL_CHECK(sizeof(aclrtMemUceInfo) == 128);
 ACL_CHECK(sizeof(aclrtBinaryLoadOptions) == 16);
 #endif
+
+/* ---- TDT (acl_tdt.h, acl_tdt_queue.h) ---- */
+ACL_CHECK(sizeof(acltdtTensorType) == sizeof(int));
+ACL_CHECK(ACL_TENSOR_DATA_UNDEFINED == -1 && ACL_TENSOR_DATA_TENSOR == 0 && ACL_TENSOR_DATA_END_OF_SEQUENCE == 1 &&
+          ACL_TENSOR_DATA_ABNORMAL == 2 && ACL_TENSOR_DATA_SLICE_TENSOR == 3 && ACL_TENSOR_DATA_END_TENSOR == 4);
+ACL_CHECK(ACL_TDT_QUEUE_PERMISSION_MANAGE == 1 && ACL_TDT_QUEUE_PERMISSION_DEQUEUE == 2 &&
+          ACL_TDT_QUEUE_PERMISSION_ENQUEUE == 4);
+ACL_CHECK(ACL_TDT_QUEUE_ROUTE_UNBIND == 0 && ACL_TDT_QUEUE_ROUTE_BIND == 1 && ACL_TDT_QUEUE_ROUTE_BIND_ABNORMAL == 2);
+ACL_CHECK(ACL_TDT_QUEUE_NAME_PTR == 0 && ACL_TDT_QUEUE_DEPTH_UINT32 == 1);
+ACL_CHECK(ACL_TDT_QUEUE_ROUTE_SRC_UINT32 == 0 && ACL_TDT_QUEUE_ROUTE_DST_UINT32 == 1 &&
+          ACL_TDT_QUEUE_ROUTE_STATUS_INT32 == 2);
+ACL_CHECK(ACL_TDT_QUEUE_ROUTE_QUERY_SRC == 0 && ACL_TDT_QUEUE_ROUTE_QUERY_DST == 1 &&
+          ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST == 2 && ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL == 100);
+ACL_CHECK(ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM == 0 && ACL_TDT_QUEUE_ROUTE_QUERY_SRC_ID_UINT32 == 1 &&
+          ACL_TDT_QUEUE_ROUTE_QUERY_DST_ID_UINT32 == 2);
+ACL_CHECK(ACL_TDT_NORMAL_MEM == 0 && ACL_TDT_DVPP_MEM == 1);
+ACL_CHECK(sizeof(acltdtBuf) == sizeof(void *));

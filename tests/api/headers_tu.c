@@ -17,6 +17,10 @@
 #include "acl/acl_prof.h"
 #include "acl/acl_rt.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
+#include "acl/acl_tdt_queue.h"
 #include "acl/error_codes/ge_error_codes.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "openacl/openacl.h"
@@ -51,6 +55,8 @@ static int classify(aclError rc) {
 }
 
 int headers_tu_use(aclrtStream stream) {
+  acltdtTensorType tdt_type = ACL_TENSOR_DATA_END_OF_SEQUENCE;
+  acltdtDataItem *tdt_item = acltdtCreateDataItem(tdt_type, NULL, 0, ACL_FLOAT, NULL, 0);
   aclmdlIODims dims;
   aclCANNPackageVersion version;
   aclrtMemcpyKind kind = ACL_MEMCPY_HOST_TO_DEVICE;
@@ -79,6 +85,8 @@ int headers_tu_use(aclrtStream stream) {
     mstxGetToolId(&tool);
     (void)MsprofSetDeviceIdByGeModelIdx(0, 0);
   }
+  (void)acltdtDestroyDataItem(tdt_item);
+  (void)acltdtCreateQueueRouteQueryInfo();
   return classify(ACL_ERROR_BAD_ALLOC) + (int)dims.dimCount + (int)version.version[0] + (int)kind +
          (int)memType + (int)dt + (int)aclDataTypeSize(dt);
 }

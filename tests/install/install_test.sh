@@ -18,10 +18,11 @@ done
 ls "$libdir"/libascendcl.so.*.*.* >/dev/null || { echo "no versioned libascendcl.so"; exit 1; }
 [ -f "$prefix/include/acl/acl.h" ] || { echo "missing include/acl/acl.h"; exit 1; }
 # the vendor samples' profiling/dump headers and library names
-for f in include/mstx/ms_tools_ext.h include/mstx/mstx_detail/mstx_impl.h include/profiling/aprof_pub.h; do
+for f in include/mstx/ms_tools_ext.h include/mstx/mstx_detail/mstx_impl.h include/profiling/aprof_pub.h \
+  include/acl/acl_tdt.h include/acl/acl_tdt_queue.h; do
   [ -f "$prefix/$f" ] || { echo "missing $f"; exit 1; }
 done
-for f in libmsprofiler.so libprofapi.so libascend_dump.so libms_tools_ext.so; do
+for f in libmsprofiler.so libprofapi.so libascend_dump.so libms_tools_ext.so libacl_tdt_channel.so libacl_tdt_queue.so; do
   [ -e "$libdir/$f" ] || { echo "missing $libdir/$f"; exit 1; }
 done
 export LD_LIBRARY_PATH=$libdir
