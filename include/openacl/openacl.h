@@ -9,6 +9,7 @@
 #define OPENACL_OPENACL_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acl/acl_base.h"
 
@@ -91,6 +92,25 @@ ACL_FUNC_VISIBILITY aclError openaclRecordError(const char *api, aclError code, 
  * The device must be open (aclrtSetDevice): ACL_ERROR_RT_CONTEXT_NULL
  * otherwise; ACL_ERROR_RT_INVALID_DEVICEID for an id that is no device. */
 ACL_FUNC_VISIBILITY aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism);
+
+/* A process using a shared simulated device (docs/processes.md). */
+typedef struct openaclDeviceProcess {
+  int32_t pid;
+  uint64_t memoryBytes; /* device memory it holds */
+  char name[16];        /* its command name */
+} openaclDeviceProcess;
+
+/* The processes of this user that use device deviceId (numbered as this
+ * process numbers devices), read from the device's registry without opening
+ * the device: up to maxCount of them into procs, how many there are into
+ * *count (0 when none, or when devices are per process:
+ * OPENACL_SHARED_DEVICE=0), the device's capacity and the bytes all of them
+ * hold into *capacity and *inUse.  Needs aclInit; ACL_ERROR_INVALID_PARAM
+ * for NULL outputs (procs may be NULL when maxCount is 0),
+ * ACL_ERROR_RT_INVALID_DEVICEID for an id that is no device. */
+ACL_FUNC_VISIBILITY aclError openaclGetDeviceProcesses(int32_t deviceId, openaclDeviceProcess *procs,
+                                                       uint32_t maxCount, uint32_t *count, uint64_t *capacity,
+                                                       uint64_t *inUse);
 
 /* An aclmdlSetConfigOpt attribute of openacl's, outside the vendor's
  * aclmdlConfigAttr values: the precision mode aclmdlLoadWithConfig loads the

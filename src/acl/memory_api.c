@@ -22,6 +22,7 @@
 #include "acl/mem_xfer.h"
 #include "rt/callback.h"
 #include "rt/mem_internal.h"
+#include "rt/devshare.h"
 #include "rt/memory.h"
 #include "rt/device.h"
 #include "rt/rt.h"
@@ -613,4 +614,28 @@ aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism) {
  * device memory, so this is device memory as aclrtMallocWithCfg gives it. */
 aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig *cfg) {
   return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, cfg, __builtin_return_address(0));
+}
+
+aclError openaclGetDeviceProcesses(int32_t deviceId, openaclDeviceProcess *procs, uint32_t maxCount, uint32_t *count,
+                                   uint64_t *capacity, uint64_t *inUse) {
+  int rc = 0;
+  if (count == NULL || capacity == NULL || inUse == NULL || (procs == NULL && maxCount > 0))
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+                     count == NULL ? "count" : capacity == NULL ? "capacity" : inUse == NULL ? "inUse"
+                                                                                  : "procs (with maxCount > 0)");
+  if (!acl__rt_live(__func__, &rc))
+    return rc;
+  if (acl__device_get(__func__, deviceId, &rc) == NULL)
+    return rc;
+  enum { MAX = 256 };
+  acl__ds_proc found[MAX];
+  int n = acl__ds_list(deviceId, found, MAX, capacity, inUse);
+  *count = n > 0 ? (uint32_t)n : 0;
+  for (int i = 0; i < n && i < MAX && (uint32_t)i < maxCount; i++) {
+    procs[i].pid = (int32_t)found[i].pid;
+    procs[i].memoryBytes = found[i].bytes;
+    memcpy(procs[i].name, found[i].comm, sizeof(procs[i].name));
+    procs[i].name[sizeof(procs[i].name) - 1] = '\0';
+  }
+  return ACL_SUCCESS;
 }

@@ -1,7 +1,7 @@
 # The `openacl` tool's small commands and its dispatcher, driven as a user
 # would by misc.sh: tool/devices/*, tool/explain/*, tool/config/*, tool/prof/*, tool/main/*.
 set(OPENACL_TOOL_MISC_CASES
-  devices/table devices/json devices/visible devices/memory_units devices/backend_null devices/bad_visible
+  devices/table devices/processes devices/json devices/visible devices/memory_units devices/backend_null devices/bad_visible
   devices/malformed_visible devices/usage
   explain/code explain/name_forms explain/hex explain/aliases explain/several explain/unknown_code
   explain/unknown_name explain/partly_unknown explain/json explain/list explain/usage

@@ -80,11 +80,33 @@ out_line() {
 case "$CASE" in
 # ---- devices -------------------------------------------------------------
 devices/table)
-  run devices
+  # a registry name of this test's own: no other process uses "its" device
+  OPENACL_SHARED_DEVICE_NAME=tool$$ run devices
   expect_rc 0; err_empty
   expect_out "ID"; expect_out "BACKEND"; expect_out "SOC"; expect_out "MEMORY"; expect_out "THREADS"
   expect_out "openacl-cpu"
-  [ "$(wc -l <"$OUT")" -eq 2 ] || fail "expected a header and one device"
+  [ "$(head -n 2 "$OUT" | wc -l)" -eq 2 ] && [ "$(sed -n 3p "$OUT")" = "" ] || fail "expected a header and one device"
+  expect_out "no process of this user uses a device now"
+  ;;
+devices/processes)
+  # a process holding device memory shows under the table, as npu-smi lists them
+  export OPENACL_SHARED_DEVICE_NAME=tool$$
+  "$BIN" infer --model "$SRC/models/shapes/shapes.onnx" --dym-batch 8 --input random --loop 100000 --quiet &
+  holder=$!
+  found=0
+  for _ in $(seq 1 100); do
+    run devices --json
+    if "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(p['pid'] == $holder and p['memory_bytes'] > 0 for p in d[0]['processes']) else 1)" "$OUT"; then
+      found=1
+      break
+    fi
+    sleep 0.1
+  done
+  run devices
+  kill "$holder"; wait "$holder" 2>/dev/null
+  [ "$found" = 1 ] || fail "openacl devices --json never listed process $holder"
+  expect_out "PID"; expect_out "$holder"
+  unset OPENACL_SHARED_DEVICE_NAME
   ;;
 devices/json)
   OPENACL_DEVICE_COUNT=3 OPENACL_DEVICE_MEMORY=1G OPENACL_EXECUTOR_THREADS=3 OPENACL_SOC_NAME='Ascend"910B1' run devices --json

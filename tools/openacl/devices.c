@@ -25,10 +25,13 @@ static void devices_help(FILE *f) {
   fprintf(f, "usage: openacl devices [--json]\n"
              "\n"
              "Lists the devices this process sees: id, physical id, backend, SoC name,\n"
-             "memory capacity and executor threads.  Nothing is started to list them.\n"
+             "memory capacity and executor threads, then the processes of this user that use\n"
+             "each shared device and the memory each holds (docs/processes.md).  Nothing is\n"
+             "started to list them.\n"
              "\n"
              "  --json      a JSON array, one object per device: id, physical_id, backend,\n"
-             "              soc_name, memory_bytes, executor_threads, ai_cores, vector_cores\n"
+             "              soc_name, memory_bytes, executor_threads, ai_cores, vector_cores,\n"
+             "              processes (pid, name, memory_bytes)\n"
              "  -h, --help  this text\n"
              "\n"
              "Environment: ASCEND_VISIBLE_DEVICES, ASCEND_RT_VISIBLE_DEVICES (which devices,\n"
@@ -109,6 +112,44 @@ static void print_table(const device_row *rows, uint32_t n, const char *backend,
   }
 }
 
+/* The processes of this user using device id (a shared device's registry;
+ * none for per-process devices). */
+#define MAX_PROCS 64
+typedef struct device_procs {
+  uint32_t n;
+  uint64_t capacity, in_use;
+  openaclDeviceProcess p[MAX_PROCS];
+} device_procs;
+
+static void read_procs(uint32_t id, device_procs *dp) {
+  memset(dp, 0, sizeof(*dp));
+  if (openaclGetDeviceProcesses((int32_t)id, dp->p, MAX_PROCS, &dp->n, &dp->capacity, &dp->in_use) != ACL_SUCCESS) {
+    (void)aclGetRecentErrMsg();
+    dp->n = 0;
+  }
+}
+
+/* Under the table, as the vendor's npu-smi lists them: who holds what. */
+static void print_procs(uint32_t n) {
+  int any = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    device_procs dp;
+    read_procs(i, &dp);
+    if (dp.n == 0)
+      continue;
+    if (!any)
+      printf("\n%-3s %-8s %-16s %12s\n", "ID", "PID", "PROCESS", "MEMORY");
+    any = 1;
+    for (uint32_t k = 0; k < dp.n && k < MAX_PROCS; k++) {
+      char mem[32];
+      human_bytes((int64_t)dp.p[k].memoryBytes, mem, sizeof(mem));
+      printf("%-3u %-8d %-16s %12s\n", i, (int)dp.p[k].pid, dp.p[k].name, mem);
+    }
+  }
+  if (!any)
+    printf("\nno process of this user uses a device now\n");
+}
+
 static void print_json(const device_row *rows, uint32_t n, const char *backend, const char *soc) {
   puts("[");
   for (uint32_t i = 0; i < n; i++) {
@@ -116,9 +157,18 @@ static void print_json(const device_row *rows, uint32_t n, const char *backend, 
     json_string(backend);
     fputs(", \"soc_name\": ", stdout);
     json_string(soc);
-    printf(", \"memory_bytes\": %lld, \"executor_threads\": %lld, \"ai_cores\": %lld, \"vector_cores\": %lld}%s\n",
+    printf(", \"memory_bytes\": %lld, \"executor_threads\": %lld, \"ai_cores\": %lld, \"vector_cores\": %lld",
            (long long)rows[i].memory, (long long)rows[i].threads, (long long)rows[i].ai_cores,
-           (long long)rows[i].vector_cores, i + 1 < n ? "," : "");
+           (long long)rows[i].vector_cores);
+    device_procs dp;
+    read_procs(rows[i].id, &dp);
+    fputs(", \"processes\": [", stdout);
+    for (uint32_t k = 0; k < dp.n && k < MAX_PROCS; k++) {
+      printf("%s{\"pid\": %d, \"name\": ", k ? ", " : "", (int)dp.p[k].pid);
+      json_string(dp.p[k].name);
+      printf(", \"memory_bytes\": %llu}", (unsigned long long)dp.p[k].memoryBytes);
+    }
+    printf("]}%s\n", i + 1 < n ? "," : "");
   }
   puts("]");
 }
@@ -177,8 +227,10 @@ int tool_cmd_devices(int argc, char **argv) {
   backend_name(backend, sizeof(backend));
   if (json)
     print_json(rows, n, backend, soc ? soc : "");
-  else
+  else {
     print_table(rows, n, backend, soc ? soc : "?");
+    print_procs(n);
+  }
 
 cleanup:
   free(rows);
