@@ -703,6 +703,10 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
   if (n_inputs != g->n_inputs || n_outputs != g->n_outputs)
     return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* it reports the mismatch */
   int rc = 0;
+  /* building a plan runs oneDNN's parallel loops too (weights reordered,
+   * int8 compensation computed): the same budget, and one thread under
+   * ThreadSanitizer */
+  set_threads(threads > 0 ? threads : 1);
   eng_plan *p = get_plan(e, inputs, n_inputs, &rc, diags);
   if (p == NULL)
     return rc;
