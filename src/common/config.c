@@ -129,6 +129,7 @@ void acl__config_free(acl__config *cfg) {
     return;
   acl__cfg_dump_list_free(cfg);
   free(cfg->dump_path);
+  free(cfg->dump_step);
   for (size_t i = 0; i < PROF_KEY_COUNT; i++)
     free(cfg->prof[i]);
   acl__cfg_resolved_free(cfg);

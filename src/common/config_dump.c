@@ -23,9 +23,56 @@ const char *const acl__cfg_dump_scene_names[] = {"aic_err_brief_dump", "aic_err_
 const char *const acl__cfg_kernel_data_names[] = {"all", "printf", "tensor", "assert", "timestamp",
                                                   NULL};
 
+const char *const acl__cfg_dump_stats_names[] = {"Max", "Min", "Avg", "Nan", "Negative Inf", "Positive Inf",
+                                                 "L2norm", NULL};
+
 static const char *const k_dump_keys[] = {"dump_list", "dump_path", "dump_mode", "dump_op_switch",
                                           "dump_data", "dump_level", "dump_debug", "dump_scene",
-                                          "dump_kernel_data", NULL};
+                                          "dump_kernel_data", "dump_stats", "dump_step", NULL};
+
+/* dump_step: "a|b-c|...", each item a step number or an ascending range,
+ * at most 100 items.  0 when well formed, else *why says what is wrong. */
+static int step_ok(const char *s, const char **why) {
+  int items = 0;
+  const char *p = s;
+  if (*p == '\0') {
+    *why = "is empty";
+    return -1;
+  }
+  for (;;) {
+    char *end;
+    if (*p < '0' || *p > '9') {
+      *why = "has an item that is not a step number or a range such as 10-20";
+      return -1;
+    }
+    unsigned long long a = strtoull(p, &end, 10), b = a;
+    p = end;
+    if (*p == '-') {
+      p++;
+      if (*p < '0' || *p > '9') {
+        *why = "has a range without its end (write it as 10-20)";
+        return -1;
+      }
+      b = strtoull(p, &end, 10);
+      p = end;
+      if (b < a) {
+        *why = "has a range whose end is below its start";
+        return -1;
+      }
+    }
+    if (++items > 100) {
+      *why = "has more than 100 items";
+      return -1;
+    }
+    if (*p == '\0')
+      return 0;
+    if (*p != '|') {
+      *why = "is not a list of step numbers and ranges separated by '|', such as 0|5|10-20";
+      return -1;
+    }
+    p++;
+  }
+}
 static const char *const k_entry_keys[] = {"model_name", "layer", "watcher_nodes", NULL};
 
 /* ---- what the section turns on ------------------------------------------ */
@@ -161,6 +208,39 @@ static void parse_dump_list(pctx *c, acl__config *cfg, const char *path, json_t 
   }
 }
 
+/* dump_stats: an array of names from acl__cfg_dump_stats_names. */
+static void parse_dump_stats(pctx *c, acl__config *cfg, const char *path, json_t *v) {
+  shown s;
+  if (!json_is_array(v) || json_array_size(v) == 0) {
+    acl__cfg_err(c, DUMP_ERR, path,
+                 "%s is %s; expected a non-empty array of statistics such as [\"Max\", \"Min\", \"L2norm\"] "
+                 "(Max, Min, Avg, Nan, Negative Inf, Positive Inf, L2norm)",
+                 acl__cfg_show(&s, v), acl__cfg_type_name(v));
+    return;
+  }
+  unsigned bits = 0;
+  int bad = 0;
+  for (size_t i = 0; i < json_array_size(v); i++) {
+    char child[CFG_PATH_MAX];
+    acl__cfg_path_index(child, sizeof(child), path, i);
+    json_t *e = json_array_get(v, i);
+    int found = -1;
+    for (int k = 0; json_is_string(e) && acl__cfg_dump_stats_names[k] != NULL; k++)
+      if (strcmp(json_string_value(e), acl__cfg_dump_stats_names[k]) == 0)
+        found = k;
+    if (found < 0) {
+      acl__cfg_err(c, DUMP_ERR, child,
+                   "%s is not a statistic; use one of Max, Min, Avg, Nan, Negative Inf, Positive Inf, L2norm",
+                   acl__cfg_show(&s, e));
+      bad = 1;
+    } else {
+      bits |= 1u << found;
+    }
+  }
+  if (!bad)
+    cfg->dump_stats = bits;
+}
+
 static void dump_key(pctx *c, acl__config *cfg, const char *key, const char *path, json_t *v,
                      void *arg) {
   (void)arg;
@@ -197,6 +277,18 @@ static void dump_key(pctx *c, acl__config *cfg, const char *key, const char *pat
   } else if (strcmp(key, "dump_scene") == 0) {
     if ((i = acl__cfg_get_enum(c, DUMP_ERR, path, v, acl__cfg_dump_scene_names)) >= 0)
       cfg->dump_scene = i;
+  } else if (strcmp(key, "dump_stats") == 0) {
+    parse_dump_stats(c, cfg, path, v);
+  } else if (strcmp(key, "dump_step") == 0) {
+    const char *p = acl__cfg_get_string(c, DUMP_ERR, path, v, "a list of steps such as \"0|5|10-20\"");
+    const char *why = NULL;
+    if (p != NULL && step_ok(p, &why) != 0) {
+      shown s;
+      acl__cfg_err(c, DUMP_ERR, path, "%s %s", acl__cfg_show(&s, v), why);
+    } else if (p != NULL) {
+      free(cfg->dump_step);
+      cfg->dump_step = acl__cfg_dup_str(c, path, p);
+    }
   } else { /* dump_kernel_data */
     unsigned bits;
     if (acl__cfg_get_name_set(c, DUMP_ERR, path, v, acl__cfg_kernel_data_names, &bits) == 0) {
@@ -239,6 +331,9 @@ static void dump_cross_rules(pctx *c, acl__config *cfg) {
   char path[CFG_PATH_MAX];
   const char *scene = cfg->dump_scene >= 0 ? acl__cfg_dump_scene_names[cfg->dump_scene] : "";
 
+  if (cfg->dump_stats != 0 && cfg->dump_data != DUMP_DATA_STATS)
+    acl__cfg_warn(c, "dump.dump_stats", "ignored: it chooses the columns of dump_data \"stats\", and dump_data is "
+                                        "\"tensor\"");
   for (size_t i = 0; i < cfg->dump_list_count; i++) {
     const dump_entry *e = &cfg->dump_list[i];
     char entry[CFG_PATH_MAX];

@@ -31,6 +31,7 @@ enum { DUMP_LEVEL_OP, DUMP_LEVEL_KERNEL, DUMP_LEVEL_ALL };
 extern const char *const acl__cfg_dump_scene_names[];   /* dump.dump_scene */
 enum { SCENE_NONE = -1, SCENE_BRIEF, SCENE_NORM, SCENE_DETAIL, SCENE_LITE, SCENE_WATCHER };
 extern const char *const acl__cfg_kernel_data_names[];  /* dump.dump_kernel_data items */
+extern const char *const acl__cfg_dump_stats_names[];   /* dump.dump_stats items, in the CSV's column order */
 enum { KD_ALL = 1, KD_PRINTF = 2, KD_TENSOR = 4, KD_ASSERT = 8, KD_TIMESTAMP = 16 };
 
 /* A profiler key and the form of its value. */
@@ -77,6 +78,8 @@ struct acl__config {
   int dump_debug;              /* 0/1 */
   int dump_scene;              /* SCENE_* */
   unsigned kernel_data;        /* KD_* bits as written; 0 when absent */
+  unsigned dump_stats;         /* bit i: acl__cfg_dump_stats_names[i] asked for; 0 when absent (the first six) */
+  char *dump_step;             /* as written ("0|5|10-20"); NULL when absent; inference ignores it */
   /* profiler */
   int prof_present;
   char *prof[PROF_KEY_COUNT];  /* values as written (numbers as decimal); NULL = absent */

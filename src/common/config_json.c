@@ -57,6 +57,15 @@ static json_t *dump_json(const acl__config *cfg, int derived) {
   put(d, "dump_debug", json_string(cfg->dump_debug ? "on" : "off"));
   put(d, "dump_scene",
       cfg->dump_scene >= 0 ? json_string(acl__cfg_dump_scene_names[cfg->dump_scene]) : json_null());
+  if (cfg->dump_stats != 0) {
+    json_t *ds = json_array();
+    for (int i = 0; acl__cfg_dump_stats_names[i] != NULL; i++)
+      if (cfg->dump_stats & (1u << i))
+        json_array_append_new(ds, json_string(acl__cfg_dump_stats_names[i]));
+    put(d, "dump_stats", ds);
+  }
+  if (cfg->dump_step != NULL)
+    put(d, "dump_step", json_string(cfg->dump_step));
   if (st.kernel != 0) {
     char kd[128] = "";
     for (int i = 0; acl__cfg_kernel_data_names[i] != NULL; i++)

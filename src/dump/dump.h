@@ -55,6 +55,7 @@ typedef struct acl__dump_cfg {
   int model, op, overflow, exception, watcher; /* what it turns on */
   int mode;                                    /* DUMP_MODE_* (config_internal.h): 0 input, 1 output, 2 all */
   int stats;                                   /* dump_data "stats" */
+  unsigned stats_cols;                         /* dump_stats: bit i = acl__cfg_dump_stats_names[i]; 0: the six */
   int level;                                   /* dump_level: 0 op, 1 kernel, 2 all (all the same here) */
   char *path;                                  /* dump_path made absolute; NULL when absent */
   char *base;                                  /* {path}/{YYYYMMDDHHMMSS}: the data-dump directory; NULL without path */
@@ -127,6 +128,7 @@ typedef struct acl__dump_record {
   int stats;     /* write <name>.csv instead of the tensor file */
   int npy;       /* write {name}.{input|output}.{i}.{shape}.npy beside */
   int read_only; /* file mode 0400 (acldumpSaveExceptionInfo) */
+  unsigned stats_cols; /* dump_stats columns (acl__dump_cfg.stats_cols); 0: the default six */
 } acl__dump_record;
 
 /* Writes one record (to the callback when registered).  0, or -1 after

@@ -109,6 +109,7 @@ static int cfg_build(const acl__config *src, acl__dump_cfg **out) {
   c->watcher = st.watcher;
   c->mode = st.overflow ? DUMP_MODE_ALL : src->dump_mode; /* overflow dumps inputs and outputs */
   c->stats = src->dump_data == DUMP_DATA_STATS;
+  c->stats_cols = src->dump_stats;
   c->level = src->dump_level;
   int bad = 0;
   if (src->dump_path_abs != NULL) {

@@ -44,7 +44,7 @@ static void on_kernel_failed(const struct rtExceptionInfo *info) {
            info->streamid, info->deviceid, info->retcode);
   int64_t dims[1] = {(int64_t)info->args_len};
   acl__dump_tensor t = {1, ACL__ONNX_UINT8, 1, dims, info->args, info->args_len, (uint64_t)(uintptr_t)info->args};
-  acl__dump_record rec = {dir, name, fn, NULL, NULL, msg, &t, info->args != NULL ? 1u : 0u, 0, 1, 0};
+  acl__dump_record rec = {dir, name, fn, NULL, NULL, msg, &t, info->args != NULL ? 1u : 0u, 0, 1, 0, 0};
   if (acl__dump_write(&rec) == 0)
     ACL__LOGE(ACL__MOD_ASCENDCL, "dump: exception dump of the failed kernel written to %s/%s", dir, name);
   acl__dump_cfg_release(c);
@@ -213,7 +213,7 @@ int acl__dump_save_exception_api(const char *api, const char *file_name, const c
   snprintf(name, sizeof(name), "%s.custom.%s", file_name, stamp);
   int has_tag = user_tag != NULL && user_tag[0] != '\0';
   acl__dump_record rec = {dir, name, base, has_tag ? "user_tag" : NULL, has_tag ? user_tag : NULL, NULL, t, count,
-                          0,   0,    1};
+                          0,   0,    1,    0};
   if (acl__dump_write(&rec) != 0)
     rc = acl__fail(api, ACL_ERROR_FAILURE, __FILE__, __LINE__, "cannot write '%s/%s' (see the log)", dir, name);
 done:

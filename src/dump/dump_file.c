@@ -214,24 +214,43 @@ static void fmt_val(char *buf, size_t n, int t, double v) {
     snprintf(buf, n, "%" PRId32, (int32_t)v);
 }
 
-/* One CSV row per tensor; the default (all six) column set. */
+/* dump_stats bits (acl__cfg_dump_stats_names order) */
+enum { ST_MAX = 1, ST_MIN = 2, ST_AVG = 4, ST_NAN = 8, ST_NINF = 16, ST_PINF = 32, ST_L2 = 64, ST_SIX = 63 };
+
+/* One CSV row per tensor.  The default six statistics (dump_stats absent,
+ * or exactly those six) in the vendor's "compatible" column order, with
+ * Count among them; any other selection: Count after Shape, then the
+ * selected columns in a fixed order. */
 static char *stats_csv(const acl__dump_record *r, size_t *len) {
   acl__dump_buf b = {0};
-  static const char head[] = "Input/Output,Index,Data Size,Data Type,Format,Shape,Max Value,Min Value,Avg Value,"
-                             "Count,Nan Count,Negative Inf Count,Positive Inf Count\n";
-  size_t nin = 0, nout = 0;
-  char *text = malloc(sizeof(head));
+  unsigned cols = r->stats_cols == 0 ? ST_SIX : r->stats_cols;
+  int compat = cols == ST_SIX;
+  char head[256];
+  if (compat) {
+    snprintf(head, sizeof(head), "Input/Output,Index,Data Size,Data Type,Format,Shape,Max Value,Min Value,Avg Value,"
+                                 "Count,Nan Count,Negative Inf Count,Positive Inf Count\n");
+  } else {
+    static const char *const names[] = {"Max Value", "Min Value", "Avg Value", "Nan Count", "Negative Inf Count",
+                                        "Positive Inf Count", "l2norm"};
+    size_t hl = (size_t)snprintf(head, sizeof(head), "Input/Output,Index,Data Size,Data Type,Format,Shape,Count");
+    for (int i = 0; i < 7; i++)
+      if (cols & (1u << i))
+        hl += (size_t)snprintf(head + hl, sizeof(head) - hl, ",%s", names[i]);
+    snprintf(head + hl, sizeof(head) - hl, "\n");
+  }
+  size_t nin = 0, nout = 0, hlen = strlen(head);
+  char *text = malloc(hlen + 1);
   if (text == NULL)
     return NULL;
-  memcpy(text, head, sizeof(head));
+  memcpy(text, head, hlen + 1);
   b.p = (unsigned char *)text;
-  b.len = sizeof(head) - 1;
-  b.cap = sizeof(head);
+  b.len = hlen;
+  b.cap = hlen + 1;
   for (size_t k = 0; k < r->n; k++) {
     const acl__dump_tensor *t = &r->t[k];
     size_t esz = acl__graph_onnx_elem_size(t->onnx_type);
     size_t count = esz ? t->size / esz : 0;
-    double mx = -INFINITY, mn = INFINITY, sum = 0;
+    double mx = -INFINITY, mn = INFINITY, sum = 0, sq = 0;
     size_t fin = 0, nan = 0, ninf = 0, pinf = 0;
     for (size_t i = 0; i < count; i++) {
       double v = elem(t->onnx_type, t->data, i);
@@ -245,6 +264,7 @@ static char *stats_csv(const acl__dump_record *r, size_t *len) {
       } else {
         fin++;
         sum += v;
+        sq += v * v;
         if (v > mx)
           mx = v;
         if (v < mn)
@@ -258,9 +278,30 @@ static char *stats_csv(const acl__dump_record *r, size_t *len) {
       fmt_val(smin, sizeof(smin), t->onnx_type, mn);
       fmt_val(savg, sizeof(savg), t->onnx_type, sum / (double)fin);
     }
-    int n = snprintf(line, sizeof(line), "%s,%zu,%zu,%s,ND,%s,%s,%s,%s,%zu,%zu,%zu,%zu\n",
-                     t->is_input ? "Input" : "Output", t->is_input ? nin++ : nout++, t->size,
-                     acl__dump_dtype_name(t->onnx_type), shape, smax, smin, savg, count, nan, ninf, pinf);
+    int n;
+    if (compat) {
+      n = snprintf(line, sizeof(line), "%s,%zu,%zu,%s,ND,%s,%s,%s,%s,%zu,%zu,%zu,%zu\n",
+                   t->is_input ? "Input" : "Output", t->is_input ? nin++ : nout++, t->size,
+                   acl__dump_dtype_name(t->onnx_type), shape, smax, smin, savg, count, nan, ninf, pinf);
+    } else {
+      char sl2[64] = "NA";
+      if (fin > 0 && is_float_type(t->onnx_type))
+        snprintf(sl2, sizeof(sl2), "%g", sqrt(sq));
+      n = snprintf(line, sizeof(line), "%s,%zu,%zu,%s,ND,%s,%zu", t->is_input ? "Input" : "Output",
+                   t->is_input ? nin++ : nout++, t->size, acl__dump_dtype_name(t->onnx_type), shape, count);
+      char cell[64];
+      const char *cells[7] = {smax, smin, savg, NULL, NULL, NULL, sl2};
+      size_t counts[7] = {0, 0, 0, nan, ninf, pinf, 0};
+      for (int i = 0; i < 7 && n > 0 && (size_t)n < sizeof(line); i++) {
+        if (!(cols & (1u << i)))
+          continue;
+        if (cells[i] == NULL)
+          snprintf(cell, sizeof(cell), "%zu", counts[i]);
+        n += snprintf(line + n, sizeof(line) - (size_t)n, ",%s", cells[i] != NULL ? cells[i] : cell);
+      }
+      if (n > 0 && (size_t)n + 1 < sizeof(line))
+        n += snprintf(line + n, sizeof(line) - (size_t)n, "\n");
+    }
     if (n > 0) {
       /* append through the proto buffer's growth */
       size_t want = b.len + (size_t)n + 1;

@@ -227,7 +227,8 @@ static void write_node(run_ctx *r, const acl__exec_node_event *ev, int mode, int
       add_tensor(t, &k, ev->outs[i], 0);
   char name[768];
   tensor_file_name(name, sizeof(name), n->op_type, r->b->op_names[ev->node], ev->node, r->stream_id);
-  acl__dump_record rec = {r->dir, name, r->b->op_names[ev->node], NULL, NULL, why, t, k, stats, !stats, 0};
+  acl__dump_record rec = {r->dir, name, r->b->op_names[ev->node], NULL, NULL, why, t, k, stats, !stats, 0,
+                          r->b->cfg->stats_cols};
   acl__dump_write(&rec);
   free(t);
 }
@@ -253,7 +254,7 @@ static void write_exception(run_ctx *r, const acl__exec_node_event *ev) {
   snprintf(msg, sizeof(msg), "model %u, stream %u, node %zu (\"%s\", %s) failed with %d: %s", r->b->model_id,
            r->stream_id, ev->node, r->b->op_names[ev->node], n->op_type, ev->rc,
            d != NULL ? d->message : "(no message)");
-  acl__dump_record rec = {dir, name, r->b->op_names[ev->node], NULL, NULL, msg, t, k, 0, 1, 0};
+  acl__dump_record rec = {dir, name, r->b->op_names[ev->node], NULL, NULL, msg, t, k, 0, 1, 0, 0};
   if (acl__dump_write(&rec) == 0)
     ACL__LOGE(ACL__MOD_ASCENDCL, "dump: exception dump of the failing node written to %s/%s", dir, name);
   free(t);
@@ -276,7 +277,7 @@ static void write_watched(run_ctx *r, const acl__exec_node_event *ev, const char
     tensor_file_name(name, sizeof(name), w->op_type, watch, ev->node, r->stream_id);
     acl__dump_record rec = {r->dir, name, watch, "watcher_trigger", r->b->op_names[ev->node],
                             NULL,   t,    k,     r->b->cfg->stats,  !r->b->cfg->stats,
-                            0};
+                            0,      r->b->cfg->stats_cols};
     acl__dump_write(&rec);
     free(t);
   }

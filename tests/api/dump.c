@@ -213,6 +213,28 @@ TEST(model_stats) {
   fx_down(&f);
 }
 
+/* dump_stats chooses the columns: Count after Shape, then the chosen ones
+ * in the vendor's fixed order (l2norm last), whatever order they are given
+ * in; dump_step is accepted and changes nothing for inference. */
+TEST(model_stats_columns) {
+  fx f;
+  fx_up(&f, "\"dump_list\": [{\"model_name\": \"chain\"}], \"dump_data\": \"stats\", \"dump_mode\": \"output\", "
+            "\"dump_stats\": [\"L2norm\", \"Nan\", \"Max\"], \"dump_step\": \"0|2-4\"");
+  run_ok(f.id);
+  char **l = du_files(f.out, NULL);
+  const char *mul = du_find(l, "/Mul.mul1.1.", ".csv", NULL);
+  CHECK_NOT_NULL(mul);
+  char *p = join(f.out, mul);
+  char *text = th_read_file(p);
+  /* the output is {4, 16, 25, 36, 49, 81}: its l2norm is sqrt(11155) */
+  CHECK_STR_EQ(text, "Input/Output,Index,Data Size,Data Type,Format,Shape,Count,Max Value,Nan Count,l2norm\n"
+                     "Output,0,24,DT_FLOAT,ND,2x3,6,81,0,105.617\n");
+  free(text);
+  free(p);
+  du_free_list(l);
+  fx_down(&f);
+}
+
 TEST(model_data_index_and_no_match) {
   fx f;
   fx_up(&f, "\"dump_list\": [{\"model_name\": \"chain\"}, {\"model_name\": \"other\"}]");
