@@ -7,8 +7,10 @@
 #include "rt/allocator.h"
 #include "rt/device.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
+  ACL__PROF_API_SCOPE();
   aclrtAllocatorDesc d = acl__allocator_desc_create();
   if (d == NULL)
     ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for an allocator descriptor");
@@ -16,6 +18,7 @@ aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
 }
 
 aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__allocator *a = acl__allocator_desc_get(__func__, allocatorDesc, &rc);
   if (a == NULL)
@@ -36,6 +39,7 @@ static acl__allocator *desc_for_set(const char *api, aclrtAllocatorDesc desc, co
 }
 
 aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__allocator *a = desc_for_set(__func__, allocatorDesc, allocator, "allocator", &rc);
   if (a != NULL)
@@ -44,6 +48,7 @@ aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAlloc
 }
 
 aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__allocator *a = desc_for_set(__func__, allocatorDesc, (const void *)(uintptr_t)func, "func", &rc);
   if (a != NULL)
@@ -52,6 +57,7 @@ aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclr
 }
 
 aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__allocator *a = desc_for_set(__func__, allocatorDesc, (const void *)(uintptr_t)func, "func", &rc);
   if (a != NULL)
@@ -60,6 +66,7 @@ aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrt
 }
 
 aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__allocator *a = desc_for_set(__func__, allocatorDesc, (const void *)(uintptr_t)func, "func", &rc);
   if (a != NULL)
@@ -69,6 +76,7 @@ aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc
 
 aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                      aclrtAllocatorGetAddrFromBlockFunc func) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__allocator *a = desc_for_set(__func__, allocatorDesc, (const void *)(uintptr_t)func, "func", &rc);
   if (a != NULL)
@@ -89,6 +97,7 @@ static acl__stream *registry_stream(const char *api, aclrtStream stream, int *rc
 }
 
 aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = registry_stream(__func__, stream, &rc);
   if (s == NULL)
@@ -113,6 +122,7 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *alloc
                                    aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
                                    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
                                    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (allocatorDesc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "allocatorDesc is NULL");
@@ -140,6 +150,7 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *alloc
 }
 
 aclError aclrtAllocatorUnregister(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = registry_stream(__func__, stream, &rc);
   if (s == NULL)

@@ -14,6 +14,7 @@
 #include "acl/acl.h"
 #include "openacl/openacl.h"
 #include "common/log.h"
+#include "prof/prof.h"
 
 /* The documented limit: 1024 bytes including the NUL, "func: " included. */
 #define APPLOG_MSG_MAX 1024
@@ -42,6 +43,7 @@ static __attribute__((noinline)) void applog_write(int level, const char *func, 
 
 void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
                const char *fmt, ...) {
+  ACL__PROF_API_SCOPE();
   int level = (int)logLevel;
   if (level < ACL__LOG_DEBUG || level > ACL__LOG_ERROR || fmt == NULL)
     return;

@@ -22,6 +22,7 @@
 #include "acl/acl.h"
 #include "acl/process.h"
 #include "common/errmsg.h"
+#include "prof/prof.h"
 
 #define MBUF_MAGIC 0x4d425546u /* "MBUF" */
 #define MBUF_USER_DATA_SIZE 96
@@ -108,6 +109,7 @@ static mbuf *new_header(mbuf_data *d) {
 }
 
 aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size) {
+  ACL__PROF_API_SCOPE();
   if (buf == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "buf is NULL");
   int rc = acl__process_require_init(__func__);
@@ -138,6 +140,7 @@ aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size) {
 }
 
 aclError aclrtFreeBuf(aclrtMbuf buf) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   pthread_mutex_lock(&buf_lock);
   mbuf *b = get_locked(__func__, "buf", buf, &rc);
@@ -157,6 +160,7 @@ aclError aclrtFreeBuf(aclrtMbuf buf) {
 }
 
 aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (dataPtr == NULL || size == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", dataPtr == NULL ? "dataPtr" : "size");
@@ -171,6 +175,7 @@ aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size) {
 }
 
 aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (len == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "len is NULL");
@@ -183,6 +188,7 @@ aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len) {
 }
 
 aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   pthread_mutex_lock(&buf_lock);
   mbuf *b = get_locked(__func__, "buf", buf, &rc);
@@ -204,6 +210,7 @@ static int check_user_span(const char *api, size_t size, size_t offset) {
 }
 
 aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (dataPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dataPtr is NULL");
@@ -218,6 +225,7 @@ aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, si
 }
 
 aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (dataPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dataPtr is NULL");
@@ -232,6 +240,7 @@ aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, si
 }
 
 aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (newBuf == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "newBuf is NULL");
@@ -253,6 +262,7 @@ aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf) {
 }
 
 aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   pthread_mutex_lock(&buf_lock);
   mbuf *h = get_locked(__func__, "headBuf", headBuf, &rc);
@@ -282,6 +292,7 @@ out:
 }
 
 aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (num == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "num is NULL");
@@ -294,6 +305,7 @@ aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num) {
 }
 
 aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (buf == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "buf is NULL");

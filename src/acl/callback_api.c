@@ -13,8 +13,10 @@
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (threadId == 0)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
@@ -27,6 +29,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
 }
 
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (threadId == 0)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
@@ -40,6 +43,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
                              aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (fn == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "fn is NULL. Remedy: pass the function to call");
@@ -53,6 +57,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -63,6 +68,7 @@ aclError aclrtProcessReport(int32_t timeout) {
 }
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (fn == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "fn is NULL. Remedy: pass the function to call");
@@ -94,18 +100,21 @@ static acl__stream *hf_stream(const char *api, uint64_t thread_id, aclrtStream s
 }
 
 aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = hf_stream(__func__, hostFuncThreadId, exeStream, &rc);
   return s == NULL ? rc : acl__callback_subscribe_host_func(__func__, hostFuncThreadId, s);
 }
 
 aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = hf_stream(__func__, hostFuncThreadId, exeStream, &rc);
   return s == NULL ? rc : acl__callback_unsubscribe_host_func(__func__, hostFuncThreadId, s);
 }
 
 aclError aclrtProcessHostFunc(int32_t timeout) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;

@@ -22,6 +22,7 @@
 #include "rt/device.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 /* A descriptor (device memory): what aclrtCmoSetDesc writes. */
 #define ACL__CMO_DESC_SIZE 32u
@@ -105,6 +106,7 @@ static int acl__cmo_submit(const char *api, acl__stream *s, const void *desc, co
 /* ---- descriptors ---------------------------------------------------------------- */
 
 aclError aclrtCmoGetDescSize(size_t *size) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (size == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "size is NULL");
@@ -115,6 +117,7 @@ aclError aclrtCmoGetDescSize(size_t *size) {
 }
 
 aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (cmoDesc == NULL || src == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cmoDesc == NULL ? "cmoDesc" : "src");
@@ -144,6 +147,7 @@ aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size) {
 }
 
 aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void *reserve) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (cmoDesc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cmoDesc is NULL");
@@ -167,6 +171,7 @@ aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream 
 
 aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
                                   aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (src == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "src is NULL");
@@ -189,6 +194,7 @@ aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, 
 }
 
 aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (taskInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "taskInfo is NULL");

@@ -2,8 +2,10 @@
 #include "common/errmsg.h"
 #include "rt/device.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (context == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "context is NULL; pass where to store the new context");
@@ -36,12 +38,14 @@ static acl__context *acl__context_resolve(const char *api, aclrtContext context,
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__context *c = acl__context_resolve(__func__, context, &rc);
   return c == NULL ? rc : acl__context_destroy_user(__func__, c);
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__context *c = acl__context_resolve(__func__, context, &rc);
   if (c == NULL)
@@ -51,6 +55,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
 }
 
 aclError aclrtGetCurrentContext(aclrtContext *context) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (context == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "context is NULL");
@@ -62,6 +67,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
 }
 
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
@@ -73,6 +79,7 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
 }
 
 aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (flags == NULL || active == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", flags == NULL ? "flags" : "active");

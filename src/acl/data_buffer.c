@@ -13,6 +13,7 @@
 #include "acl/data_buffer.h"
 #include "common/errmsg.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 struct aclDataBuffer {
   void *data;
@@ -34,6 +35,7 @@ int acl__data_buffer_check(const char *api, const char *arg, const aclDataBuffer
 }
 
 aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
+  ACL__PROF_API_SCOPE();
   /* (NULL, 0) is allowed: an empty output buffer the model fills itself. */
   aclDataBuffer *b = malloc(sizeof(*b));
   if (b == NULL) {
@@ -47,6 +49,7 @@ aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__data_buffer_check(__func__, "dataBuffer", dataBuffer);
   if (rc != 0)
     return rc;
@@ -56,6 +59,7 @@ aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__data_buffer_check(__func__, "dataBuffer", dataBuffer);
   if (rc != 0)
     return rc;
@@ -65,14 +69,17 @@ aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)
 }
 
 void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer) {
+  ACL__PROF_API_SCOPE();
   return acl__data_buffer_check(__func__, "dataBuffer", dataBuffer) == 0 ? dataBuffer->data : NULL;
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer) {
+  ACL__PROF_API_SCOPE();
   /* Deprecated by the vendor because it truncates sizes above 4 GiB. */
   return acl__data_buffer_check(__func__, "dataBuffer", dataBuffer) == 0 ? (uint32_t)dataBuffer->length : 0;
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer) {
+  ACL__PROF_API_SCOPE();
   return acl__data_buffer_check(__func__, "dataBuffer", dataBuffer) == 0 ? dataBuffer->length : 0;
 }

@@ -22,6 +22,7 @@
 #include "acl/tensor_desc.h"
 #include "common/errmsg.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 typedef struct ds_entry {
   aclDataBuffer *buf;   /* the caller's */
@@ -61,6 +62,7 @@ static int ds_check_index(const char *api, const aclmdlDataset *ds, size_t index
 }
 
 aclmdlDataset *aclmdlCreateDataset(void) {
+  ACL__PROF_API_SCOPE();
   aclmdlDataset *ds = calloc(1, sizeof(*ds));
   if (ds == NULL) {
     ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for a %zu-byte aclmdlDataset", sizeof(*ds));
@@ -76,6 +78,7 @@ aclmdlDataset *aclmdlCreateDataset(void) {
 }
 
 aclError aclmdlDestroyDataset(const aclmdlDataset *dataset) {
+  ACL__PROF_API_SCOPE();
   int rc = ds_check(__func__, dataset);
   if (rc != 0)
     return rc;
@@ -89,6 +92,7 @@ aclError aclmdlDestroyDataset(const aclmdlDataset *dataset) {
 }
 
 aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffer) {
+  ACL__PROF_API_SCOPE();
   int rc = ds_check(__func__, dataset);
   if (rc != 0)
     return rc;
@@ -111,18 +115,21 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffe
 }
 
 size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset *dataset) {
+  ACL__PROF_API_SCOPE();
   if (ds_check(__func__, dataset) != 0)
     return 0;
   return dataset->n;
 }
 
 aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *dataset, size_t index) {
+  ACL__PROF_API_SCOPE();
   if (ds_check(__func__, dataset) != 0 || ds_check_index(__func__, dataset, index) != 0)
     return NULL;
   return dataset->entries[index].buf;
 }
 
 aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, aclTensorDesc *tensorDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   int rc = ds_check(__func__, dataset);
   if (rc == 0)
     rc = acl__tensor_desc_check(__func__, "tensorDesc", tensorDesc);
@@ -142,6 +149,7 @@ aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, aclTensorDesc *tenso
 }
 
 aclTensorDesc *aclmdlGetDatasetTensorDesc(const aclmdlDataset *dataset, size_t index) {
+  ACL__PROF_API_SCOPE();
   if (ds_check(__func__, dataset) != 0 || ds_check_index(__func__, dataset, index) != 0)
     return NULL;
   return dataset->entries[index].desc; /* NULL, without a failure, when none was set */

@@ -7,8 +7,10 @@
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtSetDevice(int32_t deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__device *d = acl__device_get(__func__, deviceId, &rc);
   if (d == NULL)
@@ -28,6 +30,7 @@ aclError aclrtResetDevice(int32_t deviceId) { return acl__reset(__func__, device
 aclError aclrtResetDeviceForce(int32_t deviceId) { return acl__reset(__func__, deviceId, 1); }
 
 aclError aclrtGetDevice(int32_t *deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (deviceId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "deviceId is NULL");
@@ -39,6 +42,7 @@ aclError aclrtGetDevice(int32_t *deviceId) {
 }
 
 aclError aclrtGetDeviceCount(uint32_t *count) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (count == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "count is NULL");
@@ -107,6 +111,7 @@ aclError aclrtSynchronizeDevice(void) { return acl__sync_device(__func__, -1); }
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) { return acl__sync_device(__func__, timeout); }
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -152,6 +157,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
 }
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -167,6 +173,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 }
 
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (deviceStatus == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "deviceStatus is NULL");
@@ -177,6 +184,7 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatu
 }
 
 aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -188,6 +196,7 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *grea
 }
 
 aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (canAccessPeer == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "canAccessPeer is NULL");
@@ -201,6 +210,7 @@ aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int3
 }
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (flags != 0)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "flags must be 0, not %u", flags);
@@ -218,6 +228,7 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
 }
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__context *c = acl__context_current(__func__, &rc);
   if (c == NULL)

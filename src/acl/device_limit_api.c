@@ -10,6 +10,7 @@
 #include "rt/device.h"
 #include "rt/reslimit.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 static int type_check(const char *api, aclrtDevResLimitType type) {
   if (type == ACL_RT_DEV_RES_CUBE_CORE || type == ACL_RT_DEV_RES_VECTOR_CORE)
@@ -23,6 +24,7 @@ static int type_check(const char *api, aclrtDevResLimitType type) {
 /* ---- the device's limits for the process ---------------------------------------- */
 
 aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -36,6 +38,7 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 }
 
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+  ACL__PROF_API_SCOPE();
   int rc = type_check(__func__, type);
   if (rc != 0)
     return rc;
@@ -44,6 +47,7 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 }
 
 aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__device *d = acl__device_get(__func__, deviceId, &rc);
   if (d == NULL)
@@ -55,6 +59,7 @@ aclError aclrtResetDeviceResLimit(int32_t deviceId) {
 /* ---- a stream's limits ------------------------------------------------------------- */
 
 aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -68,6 +73,7 @@ aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, u
 }
 
 aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+  ACL__PROF_API_SCOPE();
   int rc = type_check(__func__, type);
   if (rc != 0)
     return rc;
@@ -76,6 +82,7 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, u
 }
 
 aclError aclrtResetStreamResLimit(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
   if (s == NULL)
@@ -87,6 +94,7 @@ aclError aclrtResetStreamResLimit(aclrtStream stream) {
 /* ---- the calling thread -------------------------------------------------------------- */
 
 aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
   if (s == NULL)
@@ -96,6 +104,7 @@ aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
 }
 
 aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
   if (s == NULL)
@@ -105,6 +114,7 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
 }
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -125,6 +135,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value) 
 /* ---- process-wide device limits ---------------------------------------------------------- */
 
 aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -132,6 +143,7 @@ aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
 }
 
 aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");

@@ -14,8 +14,10 @@
 #include "rt/device.h"
 #include "rt/device_query.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (utilizationInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "utilizationInfo is NULL. Remedy: pass an aclrtUtilizationInfo to fill");
@@ -37,6 +39,7 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *u
 }
 
 aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   /* runtime-layer checks: 107000, not 100000 (the vendor's) */
   if (socVersion == NULL || socVersion[0] == '\0')
@@ -62,6 +65,7 @@ aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompati
 }
 
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -84,6 +88,7 @@ aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatu
 }
 
 aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (uuid == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "uuid is NULL");
@@ -99,6 +104,7 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid) {
 #define ACL__PCI_BUS_ID_LEN 13 /* "0000:01:00.0" and the NUL */
 
 aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (pciBusId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "pciBusId is NULL");
@@ -115,6 +121,7 @@ aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
 }
 
 aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (pciBusId == NULL || deviceId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", pciBusId == NULL ? "pciBusId" : "deviceId");
@@ -135,6 +142,7 @@ aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
 }
 
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
@@ -152,6 +160,7 @@ aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t
 }
 
 aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (status == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
@@ -205,30 +214,37 @@ static int id_map(const char *api, id_kind from, int32_t in, id_kind to, int32_t
 }
 
 aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t *const logicDevId) {
+  ACL__PROF_API_SCOPE();
   return id_map(__func__, ID_USER, userDevid, ID_LOGIC, logicDevId);
 }
 
 aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t *const userDevid) {
+  ACL__PROF_API_SCOPE();
   return id_map(__func__, ID_LOGIC, logicDevId, ID_USER, userDevid);
 }
 
 aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId) {
+  ACL__PROF_API_SCOPE();
   return id_map(__func__, ID_PHY, phyDevId, ID_USER, logicDevId);
 }
 
 aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId) {
+  ACL__PROF_API_SCOPE();
   return id_map(__func__, ID_USER, logicDevId, ID_PHY, phyDevId);
 }
 
 aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId) {
+  ACL__PROF_API_SCOPE();
   return id_map(__func__, ID_PHY, phyDevId, ID_USER, userDevId);
 }
 
 aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId) {
+  ACL__PROF_API_SCOPE();
   return id_map(__func__, ID_USER, userDevId, ID_PHY, phyDevId);
 }
 
 aclError aclrtDeviceGetBareTgid(int32_t *pid) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (pid == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "pid is NULL");

@@ -19,8 +19,10 @@
 #include "rt/memory.h"
 #include "rt/overflow.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "tsId %d is neither ACL_TS_ID_AICORE (0) nor ACL_TS_ID_AIVECTOR (1)",
@@ -74,6 +76,7 @@ static int atomic_query(const char *api, uint32_t *caps, const aclrtAtomicOperat
 
 aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities, const aclrtAtomicOperation *operations,
                                               const uint32_t count, int32_t deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc) || acl__device_get(__func__, deviceId, &rc) == NULL)
     return rc;
@@ -83,6 +86,7 @@ aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities, const aclr
 
 aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities, const aclrtAtomicOperation *operations,
                                              const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc) || acl__device_get(__func__, srcDeviceId, &rc) == NULL ||
       acl__device_get(__func__, dstDeviceId, &rc) == NULL)
@@ -94,6 +98,7 @@ aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities, const aclrt
 }
 
 aclError aclrtDeviceL2CacheFlush(int32_t deviceId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -112,6 +117,7 @@ aclError aclrtDeviceL2CacheFlush(int32_t deviceId) {
 /* checkMode: the vendor passes 0 (the status of the whole device); any other
  * mode selects per-core statuses the simulated device does not keep. */
 aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (outputAddr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "outputAddr is NULL. Remedy: pass 64 bytes of device memory");
@@ -134,6 +140,7 @@ aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, u
 }
 
 aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (checkMode != 0)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "checkMode is %u; only 0 (the device's status) is supported", checkMode);
@@ -142,12 +149,14 @@ aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream
 }
 
 aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr) {
+  ACL__PROF_API_SCOPE();
   if (overflowAddr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "overflowAddr is NULL");
   return acl__not_supported(__func__, "", "the overflow status is kept per device, not at a context address");
 }
 
 aclError aclrtGetHardwareSyncAddr(void **addr) {
+  ACL__PROF_API_SCOPE();
   if (addr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "addr is NULL");
   return acl__not_supported(__func__, "", "the simulated device has no hardware synchronisation registers");
@@ -156,6 +165,7 @@ aclError aclrtGetHardwareSyncAddr(void **addr) {
 /* ---- memory UCE ----------------------------------------------------------------- */
 
 aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize, size_t *retSize) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (memUceInfoArray == NULL || retSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", memUceInfoArray == NULL ? "memUceInfoArray" : "retSize");
@@ -169,6 +179,7 @@ aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, 
 }
 
 aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize) {
+  ACL__PROF_API_SCOPE();
   if (memUceInfoArray == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "memUceInfoArray is NULL");
   (void)deviceId;
@@ -179,22 +190,27 @@ aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, s
 /* ---- snapshots ---------------------------------------------------------------- */
 
 aclError aclrtSnapShotProcessLock(void) {
+  ACL__PROF_API_SCOPE();
   return acl__not_supported(__func__, "", "no driver holds the device state apart from the process to snapshot");
 }
 
 aclError aclrtSnapShotProcessUnlock(void) {
+  ACL__PROF_API_SCOPE();
   return acl__not_supported(__func__, "", "no driver holds the device state apart from the process to snapshot");
 }
 
 aclError aclrtSnapShotProcessBackup(void) {
+  ACL__PROF_API_SCOPE();
   return acl__not_supported(__func__, "", "no driver holds the device state apart from the process to snapshot");
 }
 
 aclError aclrtSnapShotProcessRestore(void) {
+  ACL__PROF_API_SCOPE();
   return acl__not_supported(__func__, "", "no driver holds the device state apart from the process to snapshot");
 }
 
 aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void *args) {
+  ACL__PROF_API_SCOPE();
   if (callback == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "callback is NULL");
   (void)stage;
@@ -203,6 +219,7 @@ aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCa
 }
 
 aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
+  ACL__PROF_API_SCOPE();
   if (callback == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "callback is NULL");
   (void)stage;
@@ -212,12 +229,14 @@ aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShot
 /* ---- stream tasks that belong to other features ------------------------------------ */
 
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   return acl__not_supported(__func__, "issue 14", "persistent tasks exist only in task graphs (aclmdlRI)");
 }
 
 aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize) {
+  ACL__PROF_API_SCOPE();
   if (infoPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "infoPtr is NULL");
   (void)infoSize;
@@ -225,6 +244,7 @@ aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSi
 }
 
 aclError aclrtCacheLastTaskExtendInfo(const void *const infoPtr, const size_t infoSize) {
+  ACL__PROF_API_SCOPE();
   if (infoPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "infoPtr is NULL");
   (void)infoSize;
@@ -232,6 +252,7 @@ aclError aclrtCacheLastTaskExtendInfo(const void *const infoPtr, const size_t in
 }
 
 aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (userdata == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "userdata is NULL");
   (void)length;
@@ -271,6 +292,7 @@ static void batch_release(acl__task *t) {
 aclError aclrtMemManagedPrefetchBatchAsync(const void **devPtrs, size_t *sizes, size_t count,
                                            aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs,
                                            size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "prof/prof.h"
 
 size_t aclDataTypeSize(aclDataType dataType) {
+  ACL__PROF_API_SCOPE();
   switch (dataType) {
   case ACL_STRING:
   case ACL_DT_UNDEFINED:
@@ -44,6 +46,7 @@ size_t aclDataTypeSize(aclDataType dataType) {
 }
 
 float aclFloat16ToFloat(aclFloat16 value) {
+  ACL__PROF_API_SCOPE();
   unsigned sign = (value >> 15) & 1u, exp = (value >> 10) & 0x1fu, man = value & 0x3ffu;
   float mag;
   if (exp == 0)
@@ -54,6 +57,7 @@ float aclFloat16ToFloat(aclFloat16 value) {
 }
 
 aclFloat16 aclFloatToFloat16(float value) {
+  ACL__PROF_API_SCOPE();
   uint32_t bits;
   memcpy(&bits, &value, sizeof(bits));
   uint16_t sign = (uint16_t)((bits >> 16) & 0x8000u);

@@ -17,8 +17,10 @@
 #include "acl/process.h"
 #include "common/errmsg.h"
 #include "dump/dump.h"
+#include "prof/prof.h"
 
 aclError aclmdlInitDump(void) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -26,6 +28,7 @@ aclError aclmdlInitDump(void) {
 }
 
 aclError aclmdlSetDump(const char *dumpCfgPath) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -33,6 +36,7 @@ aclError aclmdlSetDump(const char *dumpCfgPath) {
 }
 
 aclError aclmdlFinalizeDump(void) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -40,6 +44,7 @@ aclError aclmdlFinalizeDump(void) {
 }
 
 aclError acldumpRegCallback(int32_t (*const messageCallback)(const acldumpChunk *, int32_t), int32_t flag) {
+  ACL__PROF_API_SCOPE();
   if (messageCallback == NULL)
     return ACL__FAIL(ACL_ERROR_FAILURE, "messageCallback is NULL; pass the function that receives dump chunks");
   if (flag != 0)
@@ -53,11 +58,13 @@ void acldumpUnregCallback(void) { acl__dump_cb_unregister(); }
 const char *acldumpGetPath(acldumpType dumpType) { return acl__dump_get_path(dumpType); }
 
 aclError acldumpGetExceptionInfoPath(char *path, size_t maxLen) {
+  ACL__PROF_API_SCOPE();
   return acl__dump_exception_path_api(__func__, path, maxLen);
 }
 
 aclError acldumpSaveExceptionInfo(const char *fileName, const char *userTag, const acldumpTensorInfo *tensors,
                                   size_t tensorCount) {
+  ACL__PROF_API_SCOPE();
   return acl__dump_save_exception_api(__func__, fileName, userTag, tensors, tensorCount);
 }
 
@@ -68,6 +75,7 @@ static pthread_mutex_t args_lock = PTHREAD_MUTEX_INITIALIZER;
 static int args_started; /* args_lock */
 
 aclError aclopStartDumpArgs(uint32_t dumpType, const char *path) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (path == NULL || path[0] == '\0')
     return ACL__FAIL(ACL_ERROR_FAILURE, "path is %s; pass the directory for the operator info files",
@@ -91,6 +99,7 @@ aclError aclopStartDumpArgs(uint32_t dumpType, const char *path) {
 }
 
 aclError aclopStopDumpArgs(uint32_t dumpType) {
+  ACL__PROF_API_SCOPE();
   pthread_mutex_lock(&args_lock);
   if (dumpType & ACL_OP_DUMP_OP_AICORE_ARGS)
     args_started = 0;

@@ -6,6 +6,7 @@
 #include "rt/device.h"
 #include "rt/event.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 static int acl__event_create(const char *api, aclrtEvent *event, uint32_t flag, int ex) {
   int rc = 0;
@@ -27,19 +28,23 @@ static int acl__event_create(const char *api, aclrtEvent *event, uint32_t flag, 
 }
 
 aclError aclrtCreateEvent(aclrtEvent *event) {
+  ACL__PROF_API_SCOPE();
   /* The default event can time, and be waited on across streams. */
   return acl__event_create(__func__, event, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, 0);
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   return acl__event_create(__func__, event, flag, 0);
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   return acl__event_create(__func__, event, flag, 1);
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__event *e = acl__event_resolve(__func__, event, &rc);
   return e == NULL ? rc : acl__event_remove(__func__, e);
@@ -62,6 +67,7 @@ static int acl__event_and_stream(const char *api, aclrtEvent event, aclrtStream 
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
@@ -69,6 +75,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 0, &e, &s);
@@ -76,6 +83,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  ACL__PROF_API_SCOPE();
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
@@ -107,6 +115,7 @@ static int acl__not_capturing(const char *api, acl__stream *s) {
 }
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   if (event == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL");
   if (flag > ACL_EVENT_RECORD_EXTERNAL)
@@ -125,6 +134,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
 }
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   if (event == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL");
   if (flag > ACL_EVENT_WAIT_EXTERNAL)
@@ -149,6 +159,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
 }
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+  ACL__PROF_API_SCOPE();
   /* timeout in milliseconds (the header's unit; one document says seconds),
    * 0 = never time out */
   if (timeout < 0)
@@ -164,6 +175,7 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 /* ---- ids and budget ------------------------------------------------------------- */
 
 aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (eventId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "eventId is NULL; pass where to store the id");
@@ -175,6 +187,7 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
 }
 
 aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (eventCount == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "eventCount is NULL; pass where to store the count");
@@ -187,6 +200,7 @@ aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (status == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
@@ -223,6 +237,7 @@ static acl__event *acl__event_resolve_not_ex(const char *api, const void *status
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__event *e = acl__event_resolve_not_ex(__func__, status, event, &rc);
   if (e == NULL)
@@ -234,6 +249,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__event *e = acl__event_resolve_not_ex(__func__, status, event, &rc);
   if (e == NULL)
@@ -255,10 +271,12 @@ static int acl__event_sync_api(const char *api, aclrtEvent event, int32_t timeou
 aclError aclrtSynchronizeEvent(aclrtEvent event) { return acl__event_sync_api(__func__, event, -1); }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  ACL__PROF_API_SCOPE();
   return acl__event_sync_api(__func__, event, timeout);
 }
 
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (ms == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ms is NULL");
@@ -281,6 +299,7 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
 }
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (timestamp == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "timestamp is NULL");

@@ -10,21 +10,25 @@
 #include "rt/device.h"
 #include "rt/exception.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 #define ACL__NO_FIELD 0xFFFFFFFFu
 
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
+  ACL__PROF_API_SCOPE();
   /* one slot, NULL clears it; the Register list is not touched */
   return acl__exception_set_callback(callback);
 }
 
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
+  ACL__PROF_API_SCOPE();
   if (callback == NULL)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "callback is NULL. Remedy: pass the function to call");
   return acl__exception_register(__func__, callback);
 }
 
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
+  ACL__PROF_API_SCOPE();
   if (callback == NULL)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "callback is NULL. Remedy: pass the function registered");
   return acl__exception_unregister(__func__, callback);
@@ -50,26 +54,31 @@ static const struct rtExceptionInfo *info_get(const char *api, const aclrtExcept
 }
 
 uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info) {
+  ACL__PROF_API_SCOPE();
   const struct rtExceptionInfo *e = info_get(__func__, info);
   return e != NULL ? e->taskid : ACL__NO_FIELD;
 }
 
 uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info) {
+  ACL__PROF_API_SCOPE();
   const struct rtExceptionInfo *e = info_get(__func__, info);
   return e != NULL ? e->streamid : ACL__NO_FIELD;
 }
 
 uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info) {
+  ACL__PROF_API_SCOPE();
   const struct rtExceptionInfo *e = info_get(__func__, info);
   return e != NULL ? e->tid : ACL__NO_FIELD;
 }
 
 uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info) {
+  ACL__PROF_API_SCOPE();
   const struct rtExceptionInfo *e = info_get(__func__, info);
   return e != NULL ? e->deviceid : ACL__NO_FIELD;
 }
 
 uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info) {
+  ACL__PROF_API_SCOPE();
   const struct rtExceptionInfo *e = info_get(__func__, info);
   return e != NULL ? e->retcode : ACL__NO_FIELD;
 }
@@ -92,6 +101,7 @@ static int kernel_info(const char *api, const aclrtExceptionInfo *info, const st
 }
 
 aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr, uint32_t *devArgsLen) {
+  ACL__PROF_API_SCOPE();
   if (info != NULL && (devArgsPtr == NULL || devArgsLen == NULL))
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devArgsPtr == NULL ? "devArgsPtr" : "devArgsLen");
   const struct rtExceptionInfo *e = NULL;
@@ -104,6 +114,7 @@ aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **de
 }
 
 aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, aclrtFuncHandle *func) {
+  ACL__PROF_API_SCOPE();
   if (info != NULL && func == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "func is NULL");
   const struct rtExceptionInfo *e = NULL;
@@ -117,6 +128,7 @@ aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, acl
 /* ---- fault details ----------------------------------------------------------------- */
 
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (errorInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "errorInfo is NULL");
@@ -137,6 +149,7 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo) {
 }
 
 aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (errorInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "errorInfo is NULL");

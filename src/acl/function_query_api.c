@@ -19,8 +19,10 @@
 #include "common/errmsg.h"
 #include "rt/device.h"
 #include "rt/kernel.h"
+#include "prof/prof.h"
 
 aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (funcHandle == NULL || binHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", funcHandle == NULL ? "funcHandle" : "binHandle");
@@ -32,6 +34,7 @@ aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle
 /* A kernel of the simulated device is one C function that serves every
  * core: it is the AI Core part; there is no separate vector part (NULL). */
 aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (funcHandle == NULL || aicAddr == NULL || aivAddr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
@@ -50,6 +53,7 @@ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void *
 }
 
 aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t *attrValue) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (funcHandle == NULL || attrValue == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", funcHandle == NULL ? "funcHandle" : "attrValue");
@@ -75,6 +79,7 @@ aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribut
 }
 
 aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle *funcHandle) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (binHandle == NULL || funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", binHandle == NULL ? "binHandle" : "funcHandle");
@@ -108,6 +113,7 @@ aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEn
 }
 
 aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (symbol == NULL || funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", symbol == NULL ? "symbol" : "funcHandle");
@@ -126,6 +132,7 @@ aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle) {
  * on a card) is checked and otherwise unused. */
 aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName, const char *kernelName,
                               aclrtFuncHandle *funcHandle) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (handle == NULL || funcName == NULL || kernelName == NULL || funcHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
@@ -143,6 +150,7 @@ aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
 /* The size of the kernel's code: its ELF symbol's size.  One C function
  * serves every core: it is the AI Core part; there is no vector part (0). */
 aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (funcHandle == NULL || aicSize == NULL || aivSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
@@ -188,6 +196,7 @@ static int acl__fparams_get(const char *api, aclrtFuncHandle func, acl__fparams 
 }
 
 aclError aclrtFunctionGetParamCount(aclrtFuncHandle funcHandle, size_t *paramCount) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (funcHandle == NULL || paramCount == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", funcHandle == NULL ? "funcHandle" : "paramCount");
@@ -203,6 +212,7 @@ aclError aclrtFunctionGetParamCount(aclrtFuncHandle funcHandle, size_t *paramCou
 
 aclError aclrtFunctionGetParamInfo(aclrtFuncHandle funcHandle, size_t paramIndex, size_t *paramOffset,
                                    size_t *paramSize) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (funcHandle == NULL || paramOffset == NULL || paramSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
@@ -227,6 +237,7 @@ aclError aclrtFunctionGetParamInfo(aclrtFuncHandle funcHandle, size_t paramIndex
  * kernel's description lays them out and launched as host arguments. */
 aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg,
                                         void **args) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (func == NULL || args == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", func == NULL ? "func" : "args");
@@ -265,6 +276,7 @@ aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStr
 }
 
 aclError aclrtFunctionGetAvailDynUbufPerBlock(aclrtFuncHandle funcHandle, uint32_t numBlocks, size_t *dynUbufSize) {
+  ACL__PROF_API_SCOPE();
   if (funcHandle == NULL || dynUbufSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", funcHandle == NULL ? "funcHandle" : "dynUbufSize");
   (void)numBlocks;
@@ -273,6 +285,7 @@ aclError aclrtFunctionGetAvailDynUbufPerBlock(aclrtFuncHandle funcHandle, uint32
 
 aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
                                             aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args) {
+  ACL__PROF_API_SCOPE();
   if (func == NULL || args == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", func == NULL ? "func" : "args");
   (void)gridDim;
@@ -287,6 +300,7 @@ aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockD
                                            aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
                                            size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
                                            size_t placeHolderNum) {
+  ACL__PROF_API_SCOPE();
   if (func == NULL || hostArgs == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", func == NULL ? "func" : "hostArgs");
   (void)gridDim;
@@ -304,6 +318,7 @@ aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockD
  * variable of the kernel's shared object; its address is its device address
  * and the symbol aclrtGetSymbolAddress and the symbol copies take. */
 aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void **dptr, size_t *size) {
+  ACL__PROF_API_SCOPE();
   if (binHandle == NULL || name == NULL || dptr == NULL || size == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      binHandle == NULL ? "binHandle"
@@ -317,6 +332,7 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void *
 }
 
 aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr, size_t *binSize) {
+  ACL__PROF_API_SCOPE();
   if (binHandle == NULL || binAddr == NULL || binSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      binHandle == NULL ? "binHandle"
@@ -329,6 +345,7 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr
  * of this binary fails (docs/kernels.md "Exception callbacks").  The last
  * call wins; the callback goes with the binary. */
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void *userData) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (binHandle == NULL || callback == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", binHandle == NULL ? "binHandle" : "callback");

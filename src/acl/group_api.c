@@ -11,6 +11,7 @@
 #include "common/errmsg.h"
 #include "rt/device.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 #define GROUPINFO_MAGIC 0x47525049u /* "GRPI" */
 #define GROUP_COUNT 1
@@ -30,6 +31,7 @@ struct tagRtGroupInfo {
 static int info_valid(const aclrtGroupInfo *g) { return g != NULL && g->magic == GROUPINFO_MAGIC; }
 
 aclError aclrtGetGroupCount(uint32_t *count) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (count == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "count is NULL");
@@ -40,6 +42,7 @@ aclError aclrtGetGroupCount(uint32_t *count) {
 }
 
 aclError aclrtSetGroup(int32_t groupId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (acl__context_current(__func__, &rc) == NULL)
     return rc;
@@ -52,6 +55,7 @@ aclError aclrtSetGroup(int32_t groupId) {
 }
 
 aclrtGroupInfo *aclrtCreateGroupInfo(void) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (acl__context_current(__func__, &rc) == NULL)
     return NULL;
@@ -66,6 +70,7 @@ aclrtGroupInfo *aclrtCreateGroupInfo(void) {
 }
 
 aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo) {
+  ACL__PROF_API_SCOPE();
   if (groupInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "groupInfo is NULL");
   if (!info_valid(groupInfo))
@@ -77,6 +82,7 @@ aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo) {
 }
 
 aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (groupInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "groupInfo is NULL");
@@ -101,6 +107,7 @@ aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo) {
 
 aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
                                  void *attrValue, size_t valueLen, size_t *paramRetSize) {
+  ACL__PROF_API_SCOPE();
   if (groupInfo == NULL || attrValue == NULL || paramRetSize == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      groupInfo == NULL ? "groupInfo" : attrValue == NULL ? "attrValue" : "paramRetSize");

@@ -426,6 +426,7 @@ out:
 }
 
 aclError aclInit(const char *configPath) {
+  ACL__PROF_API_SCOPE();
   const char *path = configPath ? configPath : "";
   acl__proc_lock();
   int rc;
@@ -469,6 +470,7 @@ static int acl__not_initialised(const char *api) {
 }
 
 aclError aclFinalize(void) {
+  ACL__PROF_API_SCOPE();
   acl__proc_lock();
   int rc = acl__proc.initialised ? acl__teardown("aclFinalize") : acl__not_initialised("aclFinalize");
   acl__proc_unlock();
@@ -476,6 +478,7 @@ aclError aclFinalize(void) {
 }
 
 aclError aclFinalizeReference(uint64_t *refCount) {
+  ACL__PROF_API_SCOPE();
   acl__proc_lock();
   int rc = ACL_SUCCESS;
   if (!acl__proc.initialised)
@@ -491,6 +494,7 @@ aclError aclFinalizeReference(uint64_t *refCount) {
 }
 
 aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void *userData) {
+  ACL__PROF_API_SCOPE();
   if (cbFunc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cbFunc is NULL; pass the callback to register");
   if (!acl__callback_type_valid(type))
@@ -514,6 +518,7 @@ aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFu
 }
 
 aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
+  ACL__PROF_API_SCOPE();
   if (cbFunc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cbFunc is NULL");
   acl__proc_lock();
@@ -526,6 +531,7 @@ aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallback
 
 aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc,
                                      void *userData) {
+  ACL__PROF_API_SCOPE();
   if (cbFunc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cbFunc is NULL; pass the callback to register");
   if (!acl__callback_type_valid(type))
@@ -539,6 +545,7 @@ aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCa
 }
 
 aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
+  ACL__PROF_API_SCOPE();
   if (cbFunc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cbFunc is NULL");
   acl__proc_lock();

@@ -15,8 +15,10 @@
 #include "rt/device.h"
 #include "rt/mem_internal.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (devPtr == NULL || key == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devPtr == NULL ? "devPtr" : "key");
   if (size == 0)
@@ -38,12 +40,14 @@ aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t le
 }
 
 aclError aclrtIpcMemClose(const char *key) {
+  ACL__PROF_API_SCOPE();
   if (key == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "key is NULL");
   return acl__mem_ipc_close(__func__, key);
 }
 
 aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (devPtr == NULL || key == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", devPtr == NULL ? "devPtr" : "key");
   if (flags > ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS)
@@ -59,6 +63,7 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags) 
 }
 
 aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num) {
+  ACL__PROF_API_SCOPE();
   if (key == NULL || pid == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "pid");
   if (num == 0)
@@ -67,6 +72,7 @@ aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num) {
 }
 
 aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr) {
+  ACL__PROF_API_SCOPE();
   if (key == NULL)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "key is NULL");
   if (type != ACL_RT_IPC_MEM_ATTR_ACCESS_LINK)
@@ -79,6 +85,7 @@ aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t 
 }
 
 aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num) {
+  ACL__PROF_API_SCOPE();
   if (key == NULL || serverPids == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "serverPids");
   (void)num;

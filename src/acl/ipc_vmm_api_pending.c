@@ -11,14 +11,17 @@
 #include "acl/acl.h"
 #include "acl/not_supported.h"
 #include "common/errmsg.h"
+#include "prof/prof.h"
 
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle) {
+  ACL__PROF_API_SCOPE();
   if (event == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", event == NULL ? "event" : "handle");
   return acl__not_supported(__func__, "issue 13", "memory and events shared between processes are not implemented");
 }
 
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event) {
+  ACL__PROF_API_SCOPE();
   if (event == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL");
   (void)handle;
@@ -26,6 +29,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event) 
 }
 
 aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
   (void)flag;
@@ -33,12 +37,14 @@ aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag) {
 }
 
 aclError aclrtDestroyNotify(aclrtNotify notify) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
   return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
 }
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
   (void)stream;
@@ -46,6 +52,7 @@ aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
 }
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notify is NULL");
   (void)stream;
@@ -54,12 +61,14 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
 }
 
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL || notifyId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "notifyId");
   return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
 }
 
 aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num) {
+  ACL__PROF_API_SCOPE();
   if (notifies == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "notifies is NULL");
   (void)num;
@@ -67,6 +76,7 @@ aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num) {
 }
 
 aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL || key == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "key");
   (void)len;
@@ -75,6 +85,7 @@ aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint
 }
 
 aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL || key == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "key");
   (void)flags;
@@ -82,6 +93,7 @@ aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t f
 }
 
 aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL || pid == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "pid");
   (void)num;
@@ -89,6 +101,7 @@ aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num) {
 }
 
 aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids, size_t num) {
+  ACL__PROF_API_SCOPE();
   if (notify == NULL || serverPids == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", notify == NULL ? "notify" : "serverPids");
   (void)num;
@@ -96,6 +109,7 @@ aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *
 }
 
 aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag) {
+  ACL__PROF_API_SCOPE();
   if (cntNotify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
   (void)flag;
@@ -103,12 +117,14 @@ aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag) {
 }
 
 aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+  ACL__PROF_API_SCOPE();
   if (cntNotify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
   return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
 }
 
 aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo *info) {
+  ACL__PROF_API_SCOPE();
   if (cntNotify == NULL || info == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cntNotify == NULL ? "cntNotify" : "info");
   (void)stream;
@@ -116,6 +132,7 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclr
 }
 
 aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo *info) {
+  ACL__PROF_API_SCOPE();
   if (cntNotify == NULL || info == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cntNotify == NULL ? "cntNotify" : "info");
   (void)stream;
@@ -123,6 +140,7 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream str
 }
 
 aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (cntNotify == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cntNotify is NULL");
   (void)stream;
@@ -130,12 +148,14 @@ aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
 }
 
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId) {
+  ACL__PROF_API_SCOPE();
   if (cntNotify == NULL || notifyId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cntNotify == NULL ? "cntNotify" : "notifyId");
   return acl__not_supported(__func__, "issue 13", "notifies and counting notifies are not implemented");
 }
 
 aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   (void)size;
@@ -147,6 +167,7 @@ aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, vo
 
 aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment, void *expectPtr,
                                           uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL || expectPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "expectPtr");
   (void)size;
@@ -156,12 +177,14 @@ aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t ali
 }
 
 aclError aclrtReleaseMemAddress(void *virPtr) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
 }
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL || prop == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "prop");
   (void)size;
@@ -170,12 +193,14 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrt
 }
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "handle is NULL");
   return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
 }
 
 aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "handle");
   (void)size;
@@ -185,6 +210,7 @@ aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle
 }
 
 aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "handle");
   (void)size;
@@ -194,12 +220,14 @@ aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvM
 }
 
 aclError aclrtUnmapMem(void *virPtr) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
 }
 
 aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL || desc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "desc");
   (void)size;
@@ -208,6 +236,7 @@ aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, 
 }
 
 aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL || location == NULL || flag == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      virPtr == NULL     ? "virPtr"
@@ -218,6 +247,7 @@ aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *f
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
                                           size_t *granularity) {
+  ACL__PROF_API_SCOPE();
   if (prop == NULL || granularity == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", prop == NULL ? "prop" : "granularity");
   (void)option;
@@ -225,18 +255,21 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGr
 }
 
 aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtr == NULL ? "virPtr" : "handle");
   return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
 }
 
 aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL || prop == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "prop");
   return acl__not_supported(__func__, "issue 13", "virtual memory management is not implemented");
 }
 
 aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize) {
+  ACL__PROF_API_SCOPE();
   if (ptr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
   (void)pbase;
@@ -246,6 +279,7 @@ aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize) {
 
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
                                          uint64_t *shareableHandle) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL || shareableHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "shareableHandle");
   (void)handleType;
@@ -255,6 +289,7 @@ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandl
 
 aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType,
                                            void *shareableHandle) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL || shareableHandle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "shareableHandle");
   (void)flags;
@@ -263,6 +298,7 @@ aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t fl
 }
 
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "handle is NULL");
   (void)shareableHandle;
@@ -272,6 +308,7 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t dev
 
 aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
                                              aclrtDrvMemHandle *handle) {
+  ACL__PROF_API_SCOPE();
   if (shareableHandle == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", shareableHandle == NULL ? "shareableHandle" : "handle");
   (void)shareType;
@@ -280,6 +317,7 @@ aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, aclrtMemShar
 }
 
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum) {
+  ACL__PROF_API_SCOPE();
   if (pid == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "pid is NULL");
   (void)shareableHandle;
@@ -289,6 +327,7 @@ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid,
 
 aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid,
                                            size_t pidNum) {
+  ACL__PROF_API_SCOPE();
   if (shareableHandle == NULL || pid == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", shareableHandle == NULL ? "shareableHandle" : "pid");
   (void)shareType;
@@ -297,6 +336,7 @@ aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, aclrtMemShared
 }
 
 aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx) {
+  ACL__PROF_API_SCOPE();
   if (virPtrDst == NULL || virPtrSrc == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtrDst == NULL ? "virPtrDst" : "virPtrSrc");
   (void)size;
@@ -305,6 +345,7 @@ aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, 
 }
 
 aclError aclrtMemMapSetLink(void *virPtr, size_t size, aclrtMemLinkType linkType) {
+  ACL__PROF_API_SCOPE();
   if (virPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   (void)size;
@@ -313,6 +354,7 @@ aclError aclrtMemMapSetLink(void *virPtr, size_t size, aclrtMemLinkType linkType
 }
 
 aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDeviceId, uint64_t flags) {
+  ACL__PROF_API_SCOPE();
   if (devPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
   (void)size;

@@ -10,10 +10,12 @@
 #include "common/errmsg.h"
 #include "rt/device.h"
 #include "rt/kernel.h"
+#include "prof/prof.h"
 
 /* ---- binaries ------------------------------------------------------------ */
 
 aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -26,6 +28,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
 
 aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBinaryLoadOptions *options,
                                  aclrtBinHandle *binHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -38,6 +41,7 @@ aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBin
 }
 
 aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return NULL;
@@ -49,6 +53,7 @@ aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen) {
 }
 
 aclError aclrtDestroyBinary(aclrtBinary binary) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -58,6 +63,7 @@ aclError aclrtDestroyBinary(aclrtBinary binary) {
 }
 
 aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -69,6 +75,7 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle) {
 }
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -78,6 +85,7 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -91,6 +99,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kern
 }
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -104,6 +113,7 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char 
 /* ---- the argument builder ------------------------------------------------- */
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -116,6 +126,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHa
 
 aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void *userHostMem,
                                       size_t actualArgsSize) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -132,6 +143,7 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
 }
 
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t *actualArgsSize) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -143,6 +155,7 @@ aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSi
 }
 
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -155,6 +168,7 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *mem
 
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
                                aclrtParamHandle *paramHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -169,6 +183,7 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t p
 }
 
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle *paramHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -182,6 +197,7 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
 
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
                                              size_t dataSize, void **bufferAddr) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -197,6 +213,7 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
 
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void *param,
                                    size_t paramSize) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -210,6 +227,7 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
 }
 
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -244,6 +262,7 @@ static int device_args(const char *api, aclrtFuncHandle funcHandle, uint32_t num
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
                            aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -252,6 +271,7 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
                              aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -260,6 +280,7 @@ aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, con
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -278,6 +299,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                        aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
                                        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;

@@ -6,8 +6,10 @@
 #include "rt/device.h"
 #include "rt/label.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclError aclrtCreateLabel(aclrtLabel *label) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (label == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "label is NULL; pass where to store the new label");
@@ -16,6 +18,7 @@ aclError aclrtCreateLabel(aclrtLabel *label) {
 }
 
 aclError aclrtDestroyLabel(aclrtLabel label) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (label == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "label is NULL");
@@ -25,6 +28,7 @@ aclError aclrtDestroyLabel(aclrtLabel label) {
 }
 
 aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (labels == NULL || labelList == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", labels == NULL ? "labels" : "labelList");
@@ -35,6 +39,7 @@ aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *la
 }
 
 aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (labelList == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "labelList is NULL");
@@ -44,6 +49,7 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 }
 
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (label == NULL || stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL%s", label == NULL ? "label" : "stream",
                      label == NULL ? "" : "; a label is set on a stream bound to a model runtime instance, never "
@@ -52,6 +58,7 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 }
 
 aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (ptr == NULL || labelList == NULL || stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      ptr == NULL ? "ptr" : labelList == NULL ? "labelList" : "stream");

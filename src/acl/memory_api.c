@@ -116,6 +116,7 @@ static void prof_mem_note(void) {
 }
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACL__PROF_API_SCOPE();
   aclError rc = acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, NULL, __builtin_return_address(0));
   if (ACL__PROF_ON() && rc == ACL_SUCCESS)
     prof_mem_note();
@@ -123,15 +124,18 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
 }
 
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACL__PROF_API_SCOPE();
   return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 1, NULL, __builtin_return_address(0));
 }
 
 aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACL__PROF_API_SCOPE();
   /* The simulated device's memory is coherent with itself: cached memory is ordinary memory. */
   return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, NULL, __builtin_return_address(0));
 }
 
 aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig *cfg) {
+  ACL__PROF_API_SCOPE();
   return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, cfg, __builtin_return_address(0));
 }
 
@@ -161,6 +165,7 @@ aclError aclrtMemFlush(void *devPtr, size_t size) { return acl__cache_op(__func_
 aclError aclrtMemInvalidate(void *devPtr, size_t size) { return acl__cache_op(__func__, devPtr, size); }
 
 aclError aclrtFree(void *devPtr) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (devPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
@@ -173,6 +178,7 @@ aclError aclrtFree(void *devPtr) {
 }
 
 aclError aclrtFreeWithDevSync(void *devPtr) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (devPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
@@ -192,6 +198,7 @@ aclError aclrtFreeWithDevSync(void *devPtr) {
 }
 
 aclError aclrtMallocHost(void **hostPtr, size_t size) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -203,6 +210,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
 }
 
 aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -219,6 +227,7 @@ aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cf
 }
 
 aclError aclrtFreeHost(void *hostPtr) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -228,6 +237,7 @@ aclError aclrtFreeHost(void *hostPtr) {
 }
 
 aclError aclrtFreeHostWithDevSync(void *hostPtr) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -290,19 +300,15 @@ static int acl__memcpy_body(const char *api, void *dst, size_t destMax, const vo
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
-  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  ACL__PROF_API_SCOPE();
   aclError rc = acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 0, NULL);
-  if (prof_t0 != 0)
-    acl__prof_api(__func__, prof_t0); /* src/prof/ */
   return rc;
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
-  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  ACL__PROF_API_SCOPE();
   aclError rc = acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 1, stream);
-  if (prof_t0 != 0)
-    acl__prof_api(__func__, prof_t0);
   return rc;
 }
 
@@ -311,6 +317,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
  * does for every asynchronous copy anyway. */
 aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                                        aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (count != 0 && (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE))
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
                      "kind %s is not accepted here: use ACL_MEMCPY_DEVICE_TO_DEVICE, or aclrtMemcpyAsync",
@@ -370,11 +377,13 @@ static int acl__memcpy2d_body(const char *api, void *dst, size_t dpitch, const v
 
 aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
+  ACL__PROF_API_SCOPE();
   return acl__memcpy2d_body(__func__, dst, dpitch, src, spitch, width, height, (int)kind, 0, NULL);
 }
 
 aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   return acl__memcpy2d_body(__func__, dst, dpitch, src, spitch, width, height, (int)kind, 1, stream);
 }
 
@@ -412,6 +421,7 @@ static int acl__fill_body(const char *api, void *ptr, size_t max, size_t bytes, 
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+  ACL__PROF_API_SCOPE();
   char text[96];
   snprintf(text, sizeof(text), "count %zu", count);
   return acl__fill_body(__func__, devPtr, maxCount, count, ACL__XFER_FILL8, (uint32_t)value & 0xffu, 0, NULL,
@@ -419,6 +429,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   char text[96];
   snprintf(text, sizeof(text), "count %zu", count);
   return acl__fill_body(__func__, devPtr, maxCount, count, ACL__XFER_FILL8, (uint32_t)value & 0xffu, 1, stream,
@@ -433,6 +444,7 @@ static int acl__d32_bytes(const char *api, size_t n, size_t *bytes) {
 }
 
 aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N) {
+  ACL__PROF_API_SCOPE();
   size_t bytes = 0;
   char text[96];
   int rc = acl__d32_bytes(__func__, N, &bytes);
@@ -443,6 +455,7 @@ aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N) {
 }
 
 aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   size_t bytes = 0;
   char text[96];
   int rc = acl__d32_bytes(__func__, N, &bytes);
@@ -455,6 +468,7 @@ aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N
 /* ---- queries ---------------------------------------------------------------------- */
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (free == NULL || total == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", free == NULL ? "free" : "total");
@@ -481,6 +495,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
 }
 
 aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -523,6 +538,7 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
  * (aclrtReserveMemAddress) are kinds openacl's memory never is, so only
  * ACL_RT_MEM_TYPE_DEV can match: a live device allocation of any device. */
 aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult, uint32_t reserve) {
+  ACL__PROF_API_SCOPE();
   int live_rc = 0;
   if (!acl__rt_live(__func__, &live_rc))
     return live_rc;
@@ -558,6 +574,7 @@ static void acl__usage_name(uint16_t module, char name[32]) {
 }
 
 aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, size_t *outputNum) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (memUsageInfo == NULL || outputNum == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", memUsageInfo == NULL ? "memUsageInfo" : "outputNum");
@@ -613,6 +630,7 @@ aclError openaclGetMemoryProtection(int32_t deviceId, const char **mechanism) {
  * simulated device's scheduler is its executor threads, which reach all
  * device memory, so this is device memory as aclrtMallocWithCfg gives it. */
 aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig *cfg) {
+  ACL__PROF_API_SCOPE();
   return acl__malloc_body(__func__, devPtr, size, (uint32_t)policy, 0, cfg, __builtin_return_address(0));
 }
 

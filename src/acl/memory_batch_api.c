@@ -24,6 +24,7 @@
 #include "rt/device.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 #define ACL__BATCH_MAX 4096u
 
@@ -176,6 +177,7 @@ static int acl__batch_body(const char *api, void **dsts, size_t *destMaxs, void 
 
 aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
                           aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex) {
+  ACL__PROF_API_SCOPE();
   return acl__batch_body(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex,
                          1, 0, NULL);
 }
@@ -183,12 +185,14 @@ aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *si
 aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
                                aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
                                aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   return acl__batch_body(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex,
                          1, 1, stream);
 }
 
 aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
                             aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs) {
+  ACL__PROF_API_SCOPE();
   return acl__batch_body(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, NULL, 0, 0,
                          NULL);
 }
@@ -196,6 +200,7 @@ aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *
 aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
                                  aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
                                  aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   return acl__batch_body(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, NULL, 0, 1,
                          stream);
 }
@@ -246,6 +251,7 @@ static int acl__dev_span(const char *api, const char *name, const void *p, size_
 }
 
 aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -260,6 +266,7 @@ aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize) {
 
 aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, size_t count,
                             void *config) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -385,6 +392,7 @@ static int acl__devcopy_submit(const char *api, acl__stream *s, const acl__devco
 }
 
 aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -406,6 +414,7 @@ aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream 
 
 aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset, const void **src, size_t count,
                                     size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -440,6 +449,7 @@ static int acl__cmo_run(acl__task *t) {
 }
 
 aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;

@@ -21,12 +21,14 @@
 #include "rt/mem_internal.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 /* ---- registered host memory ------------------------------------------------------ */
 
 #define ACL__HOST_REG_KNOWN (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
 
 aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -54,6 +56,7 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
 }
 
 aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -80,6 +83,7 @@ aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag) {
 }
 
 aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -91,6 +95,7 @@ aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag) {
 }
 
 aclError aclrtHostUnregister(void *ptr) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -101,6 +106,7 @@ aclError aclrtHostUnregister(void *ptr) {
 
 aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
                                      aclrtHostMemMapCapability *capabilities) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -132,6 +138,7 @@ aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
 /* ---- managed memory ---------------------------------------------------------------- */
 
 aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -159,6 +166,7 @@ static int acl__managed_size_ok(const char *api, uint64_t size) {
 
 aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
                                aclrtMemManagedLocation location) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -193,6 +201,7 @@ static int acl__prefetch_run(acl__task *t) {
 
 aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags,
                                       aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -232,6 +241,7 @@ aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size, aclrtMemMana
 
 aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr, size_t size, void *data,
                                 size_t dataSize) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;
@@ -244,6 +254,7 @@ aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const v
 
 aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, const void *ptr,
                                  size_t size, void **data, size_t *dataSizes) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (!acl__rt_live(__func__, &rc))
     return rc;

@@ -149,6 +149,7 @@ int acl__mdl_load(const char *api, const char *path, const void *data, size_t si
 }
 
 aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -158,6 +159,7 @@ aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
 }
 
 aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -168,6 +170,7 @@ aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelI
 
 aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr, size_t workSize,
                                    void *weightPtr, size_t weightSize) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -179,6 +182,7 @@ aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, voi
 
 aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId, void *workPtr,
                                   size_t workSize, void *weightPtr, size_t weightSize) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -205,6 +209,7 @@ static int query_size(const char *api, const char *path, const void *data, size_
 }
 
 aclError aclmdlQuerySize(const char *fileName, size_t *workSize, size_t *weightSize) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -214,6 +219,7 @@ aclError aclmdlQuerySize(const char *fileName, size_t *workSize, size_t *weightS
 }
 
 aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *workSize, size_t *weightSize) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -223,6 +229,7 @@ aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *wor
 }
 
 aclError aclmdlUnload(uint32_t modelId) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -286,19 +293,15 @@ static aclError execute_sync(const char *api, uint32_t modelId, const aclmdlData
 }
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
-  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  ACL__PROF_API_SCOPE();
   aclError rc = execute_sync(__func__, modelId, input, output);
-  if (prof_t0 != 0)
-    acl__prof_api(__func__, prof_t0); /* src/prof/ */
   return rc;
 }
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output, aclrtStream stream) {
-  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  ACL__PROF_API_SCOPE();
   acl__stream *s = NULL;
   aclError rc = execute_common(__func__, modelId, input, output, stream, 0, &s, NULL);
-  if (prof_t0 != 0)
-    acl__prof_api(__func__, prof_t0);
   return rc;
 }
 
@@ -342,6 +345,7 @@ static const acl__model_io *desc_io(const char *api, const aclmdlDesc *desc, int
 }
 
 aclmdlDesc *aclmdlCreateDesc(void) {
+  ACL__PROF_API_SCOPE();
   aclmdlDesc *d = calloc(1, sizeof(*d));
   if (d == NULL) {
     ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for a %zu-byte aclmdlDesc", sizeof(*d));
@@ -357,6 +361,7 @@ aclmdlDesc *aclmdlCreateDesc(void) {
 }
 
 aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
+  ACL__PROF_API_SCOPE();
   int rc = desc_check(__func__, modelDesc);
   if (rc != 0)
     return rc;
@@ -393,6 +398,7 @@ int acl__mdl_desc_gears(const char *api, const aclmdlDesc *desc, const acl__gear
 }
 
 aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0 || (rc = desc_check(__func__, modelDesc)) != 0)
     return rc;
@@ -427,6 +433,7 @@ static int desc_from(const char *api, aclmdlDesc *desc, const char *path, const 
 }
 
 aclError aclmdlGetDescFromFile(aclmdlDesc *modelDesc, const char *modelPath) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0 || (rc = desc_check(__func__, modelDesc)) != 0)
     return rc;
@@ -436,6 +443,7 @@ aclError aclmdlGetDescFromFile(aclmdlDesc *modelDesc, const char *modelPath) {
 }
 
 aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc, const void *model, size_t modelSize) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0 || (rc = desc_check(__func__, modelDesc)) != 0)
     return rc;
@@ -445,19 +453,23 @@ aclError aclmdlGetDescFromMem(aclmdlDesc *modelDesc, const void *model, size_t m
 }
 
 size_t aclmdlGetNumInputs(aclmdlDesc *modelDesc) {
+  ACL__PROF_API_SCOPE();
   return desc_check(__func__, modelDesc) != 0 ? 0 : modelDesc->io.n_inputs;
 }
 
 size_t aclmdlGetNumOutputs(aclmdlDesc *modelDesc) {
+  ACL__PROF_API_SCOPE();
   return desc_check(__func__, modelDesc) != 0 ? 0 : modelDesc->io.n_outputs;
 }
 
 size_t aclmdlGetInputSizeByIndex(aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
   return io != NULL ? io->size : 0;
 }
 
 size_t aclmdlGetOutputSizeByIndex(aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
   return io != NULL ? io->size : 0;
 }
@@ -483,10 +495,12 @@ static int get_dims(const char *api, const aclmdlDesc *desc, int output, size_t 
 }
 
 aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  ACL__PROF_API_SCOPE();
   return get_dims(__func__, modelDesc, 0, index, dims);
 }
 
 aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  ACL__PROF_API_SCOPE();
   return get_dims(__func__, modelDesc, 1, index, dims);
 }
 
@@ -496,6 +510,7 @@ aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIO
  * aclmdlGetOutputDims); the shape an execution actually produced is the
  * tensor descriptor it leaves in the output dataset. */
 aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims) {
+  ACL__PROF_API_SCOPE();
   int rc = get_dims(__func__, modelDesc, 1, index, dims);
   if (rc != 0 || modelDesc->gears == NULL || index >= modelDesc->gears->n_out)
     return rc;
@@ -508,31 +523,37 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index, aclmd
 }
 
 const char *aclmdlGetInputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
   return io != NULL ? io->name : NULL;
 }
 
 const char *aclmdlGetOutputNameByIndex(const aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
   return io != NULL ? io->name : NULL;
 }
 
 aclFormat aclmdlGetInputFormat(const aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
   return io != NULL ? io->format : ACL_FORMAT_UNDEFINED;
 }
 
 aclFormat aclmdlGetOutputFormat(const aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
   return io != NULL ? io->format : ACL_FORMAT_UNDEFINED;
 }
 
 aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 0, index);
   return io != NULL ? io->dtype : ACL_DT_UNDEFINED;
 }
 
 aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index) {
+  ACL__PROF_API_SCOPE();
   const acl__model_io *io = desc_io(__func__, modelDesc, 1, index);
   return io != NULL ? io->dtype : ACL_DT_UNDEFINED;
 }
@@ -558,9 +579,11 @@ static int index_by_name(const char *api, const aclmdlDesc *desc, int output, co
 }
 
 aclError aclmdlGetInputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+  ACL__PROF_API_SCOPE();
   return index_by_name(__func__, modelDesc, 0, name, index);
 }
 
 aclError aclmdlGetOutputIndexByName(const aclmdlDesc *modelDesc, const char *name, size_t *index) {
+  ACL__PROF_API_SCOPE();
   return index_by_name(__func__, modelDesc, 1, name, index);
 }

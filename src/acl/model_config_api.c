@@ -31,6 +31,7 @@
 #include "common/precision.h"
 #include "openacl/openacl.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 #define ATTR_SLOTS (ACL_NPU_PERF_MODE + 1)
 
@@ -88,6 +89,7 @@ static int handle_check(const char *api, const aclmdlConfigHandle *h) {
 }
 
 aclmdlConfigHandle *aclmdlCreateConfigHandle(void) {
+  ACL__PROF_API_SCOPE();
   aclmdlConfigHandle *h = calloc(1, sizeof(*h));
   if (h == NULL) {
     ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for a model load configuration");
@@ -103,6 +105,7 @@ aclmdlConfigHandle *aclmdlCreateConfigHandle(void) {
 }
 
 aclError aclmdlDestroyConfigHandle(aclmdlConfigHandle *handle) {
+  ACL__PROF_API_SCOPE();
   int rc = handle_check(__func__, handle);
   if (rc != 0)
     return rc;
@@ -142,6 +145,7 @@ static int set_precision(const char *api, aclmdlConfigHandle *h, const void *att
 
 aclError aclmdlSetConfigOpt(aclmdlConfigHandle *handle, aclmdlConfigAttr attr, const void *attrValue,
                             size_t valueSize) {
+  ACL__PROF_API_SCOPE();
   const char *api = __func__;
   int rc = handle_check(api, handle);
   if (rc != 0)
@@ -208,6 +212,7 @@ static int has(const aclmdlConfigHandle *h, int a) { return (int)((h->set >> a) 
 static void *ptr_of(const aclmdlConfigHandle *h, int a) { return (void *)(uintptr_t)h->value[a]; }
 
 aclError aclmdlLoadWithConfig(const aclmdlConfigHandle *handle, uint32_t *modelId) {
+  ACL__PROF_API_SCOPE();
   const char *api = __func__;
   int rc = acl__process_require_init(api);
   if (rc != 0)

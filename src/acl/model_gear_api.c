@@ -25,6 +25,7 @@
 #include "model/model.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 /* ---- queries on a description -------------------------------------------------- */
 
@@ -45,6 +46,7 @@ static int desc_gears(const char *api, const aclmdlDesc *desc, size_t index, int
 }
 
 aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch) {
+  ACL__PROF_API_SCOPE();
   const acl__gears *gr = NULL;
   const acl__model_iodesc *io = NULL;
   int rc = desc_gears(__func__, modelDesc, 0, 0, &gr, &io);
@@ -62,6 +64,7 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch) 
 }
 
 aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index, aclmdlHW *hw) {
+  ACL__PROF_API_SCOPE();
   const acl__gears *gr = NULL;
   const acl__model_iodesc *io = NULL;
   int rc = desc_gears(__func__, modelDesc, index, 1, &gr, &io);
@@ -83,6 +86,7 @@ aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index, aclmdlHW 
 }
 
 aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *modelDesc, size_t index, size_t *gearCount) {
+  ACL__PROF_API_SCOPE();
   const acl__gears *gr = NULL;
   const acl__model_iodesc *io = NULL;
   int rc = desc_gears(__func__, modelDesc, index, 1, &gr, &io);
@@ -113,6 +117,7 @@ static int gear_all_dims(const char *api, const acl__gears *gr, size_t gear, acl
 }
 
 aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index, aclmdlIODims *dims, size_t gearCount) {
+  ACL__PROF_API_SCOPE();
   const acl__gears *gr = NULL;
   const acl__model_iodesc *io = NULL;
   int rc = desc_gears(__func__, modelDesc, index, 1, &gr, &io);
@@ -138,6 +143,7 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index, ac
 }
 
 aclError aclmdlGetInputDimsRange(const aclmdlDesc *modelDesc, size_t index, aclmdlIODimsRange *dimsRange) {
+  ACL__PROF_API_SCOPE();
   const acl__gears *gr = NULL;
   const acl__model_iodesc *io = NULL;
   int rc = desc_gears(__func__, modelDesc, 0, 0, &gr, &io);
@@ -327,16 +333,19 @@ done:
 }
 
 aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset *dataset, size_t index, uint64_t batchSize) {
+  ACL__PROF_API_SCOPE();
   int64_t key[1] = {batchSize > INT64_MAX ? -1 : (int64_t)batchSize};
   return set_gear(__func__, modelId, dataset, index, ACL__GEAR_BATCH, key, NULL);
 }
 
 aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset *dataset, size_t index, uint64_t height,
                                 uint64_t width) {
+  ACL__PROF_API_SCOPE();
   int64_t key[2] = {height > INT64_MAX ? -1 : (int64_t)height, width > INT64_MAX ? -1 : (int64_t)width};
   return set_gear(__func__, modelId, dataset, index, ACL__GEAR_HW, key, NULL);
 }
 
 aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset, size_t index, const aclmdlIODims *dims) {
+  ACL__PROF_API_SCOPE();
   return set_gear(__func__, modelId, dataset, index, ACL__GEAR_DIMS, NULL, dims);
 }

@@ -8,10 +8,12 @@
 #include "rt/memory.h"
 #include "rt/overflow.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 #define ACL__OVERFLOW_STATUS_BYTES 64
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID,
@@ -29,6 +31,7 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
 }
 
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (mode == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "mode is NULL");
@@ -39,6 +42,7 @@ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode) {
 }
 
 aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (flag > 1)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "flag is %u; it must be 0 (off) or 1 (on)", flag);
@@ -50,6 +54,7 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
 }
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (flag == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "flag is NULL");
@@ -87,12 +92,14 @@ static int status_get(const char *api, void *out, uint64_t size, aclrtStream str
 }
 
 aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (outputAddr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "outputAddr is NULL. Remedy: pass 64 bytes of device memory");
   return status_get(__func__, outputAddr, outputSize, stream);
 }
 
 aclError aclrtResetOverflowStatus(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
   return s == NULL ? rc : acl__overflow_status_reset(__func__, s);
@@ -101,12 +108,14 @@ aclError aclrtResetOverflowStatus(aclrtStream stream) {
 /* The vendor's other names for the two above; without the ACL layer's NULL
  * check, so a NULL address is the runtime's 107000. */
 aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (outputAddr == NULL)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "outputAddr is NULL. Remedy: pass 64 bytes of device memory");
   return status_get(__func__, outputAddr, outputSize, stream);
 }
 
 aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
   return s == NULL ? rc : acl__overflow_status_reset(__func__, s);

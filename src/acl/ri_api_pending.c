@@ -10,8 +10,10 @@
 #include "acl/acl.h"
 #include "acl/not_supported.h"
 #include "common/errmsg.h"
+#include "prof/prof.h"
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   (void)mode;
@@ -19,6 +21,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 }
 
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL || modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", stream == NULL ? "stream" : "modelRI");
   (void)mode;
@@ -26,6 +29,7 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, acl
 }
 
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   if (status == NULL && modelRI == NULL)
@@ -34,42 +38,49 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *statu
 }
 
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL || modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", stream == NULL ? "stream" : "modelRI");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode) {
+  ACL__PROF_API_SCOPE();
   if (mode == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "mode is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", stream == NULL ? "stream" : "handle");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", stream == NULL ? "stream" : "handle");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   (void)flag;
@@ -77,6 +88,7 @@ aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag) {
 }
 
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "stream");
   (void)flag;
@@ -84,12 +96,14 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 }
 
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "stream");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   if (reserve != NULL)
@@ -98,12 +112,14 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve) {
 }
 
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "stream");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   (void)stream;
@@ -111,6 +127,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   (void)timeout;
@@ -118,18 +135,21 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 }
 
 aclError aclmdlRIAbort(aclmdlRI modelRI) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || func == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "func");
   (void)userData;
@@ -137,18 +157,21 @@ aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, v
 }
 
 aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || func == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "func");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRISetName(aclmdlRI modelRI, const char *name) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || name == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "name");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || name == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "name");
   (void)maxLen;
@@ -156,18 +179,21 @@ aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name) {
 }
 
 aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || modelRIId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "modelRIId");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || path == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "path");
   (void)flags;
@@ -175,6 +201,7 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t fla
 }
 
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || numStreams == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "numStreams");
   (void)streams;
@@ -182,6 +209,7 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *nu
 }
 
 aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL || numTasks == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", stream == NULL ? "stream" : "numTasks");
   (void)tasks;
@@ -189,24 +217,28 @@ aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint3
 }
 
 aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type) {
+  ACL__PROF_API_SCOPE();
   if (task == NULL || type == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "type");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id) {
+  ACL__PROF_API_SCOPE();
   if (task == NULL || id == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "id");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params) {
+  ACL__PROF_API_SCOPE();
   if (task == NULL || params == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "params");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params) {
+  ACL__PROF_API_SCOPE();
   if (task == NULL || params == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "params");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
@@ -214,6 +246,7 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params) {
 
 aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
                                         aclrtLaunchKernelAttrValue *attrValue) {
+  ACL__PROF_API_SCOPE();
   if (task == NULL || attrValue == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "attrValue");
   (void)attrId;
@@ -221,12 +254,14 @@ aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttr
 }
 
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
+  ACL__PROF_API_SCOPE();
   if (task == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "task is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
@@ -234,6 +269,7 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,
                                   aclmdlRICondHandle *handle) {
+  ACL__PROF_API_SCOPE();
   if (modelRI == NULL || handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "handle");
   (void)defaultLaunchValue;
@@ -242,12 +278,14 @@ aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
 }
 
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL || ptr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "ptr");
   return acl__not_supported(__func__, "issue 14", "aclmdlRI task graphs (capture, build, replay) are not implemented");
 }
 
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+  ACL__PROF_API_SCOPE();
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
   (void)params;

@@ -6,15 +6,19 @@
  */
 #include "common/errmsg.h"
 #include "rt/state_callback.h"
+#include "prof/prof.h"
 
 aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback, void *args) {
+  ACL__PROF_API_SCOPE();
   return acl__statecb_register(__func__, ACL__STATECB_STREAM, regName, (void (*)(void))callback, args);
 }
 
 aclError aclrtRegDeviceStateCallback(const char *regName, aclrtDeviceStateCallback callback, void *args) {
+  ACL__PROF_API_SCOPE();
   return acl__statecb_register(__func__, ACL__STATECB_DEVICE, regName, (void (*)(void))callback, args);
 }
 
 aclError aclrtSetDeviceTaskAbortCallback(const char *regName, aclrtDeviceTaskAbortCallback callback, void *args) {
+  ACL__PROF_API_SCOPE();
   return acl__statecb_register(__func__, ACL__STATECB_TASK_ABORT, regName, (void (*)(void))callback, args);
 }

@@ -46,10 +46,12 @@ static int acl__stream_create(const char *api, aclrtStream *stream, uint32_t pri
 aclError aclrtCreateStream(aclrtStream *stream) { return acl__stream_create(__func__, stream, 0, 0, NULL); }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag) {
+  ACL__PROF_API_SCOPE();
   return acl__stream_create(__func__, stream, priority, flag, NULL);
 }
 
 aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle) {
+  ACL__PROF_API_SCOPE();
   /* The handle is a public struct: any readable one is taken, as the
    * vendor's runtime takes it (aclrtCreateStreamConfigHandle is one way to
    * make it); NULL means the defaults. */
@@ -137,18 +139,18 @@ static int acl__sync(const char *api, aclrtStream stream, int32_t timeout) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0;
+  ACL__PROF_API_SCOPE();
   aclError rc = acl__sync(__func__, stream, -1);
-  if (prof_t0 != 0)
-    acl__prof_api(__func__, prof_t0); /* src/prof/ */
   return rc;
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  ACL__PROF_API_SCOPE();
   return acl__sync(__func__, stream, timeout);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (status == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
@@ -162,6 +164,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL: the default stream's failure mode cannot be set");
@@ -189,6 +192,7 @@ static acl__stream *acl__stream_to_query(const char *api, aclrtStream stream, co
 }
 
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_to_query(__func__, stream, priority, "priority", &rc);
   if (s != NULL) {
@@ -200,6 +204,7 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
 }
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_to_query(__func__, stream, flags, "flags", &rc);
   if (s != NULL)
@@ -208,6 +213,7 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags) {
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   acl__stream *s = acl__stream_to_query(__func__, stream, streamId, "streamId", &rc);
   if (s != NULL)

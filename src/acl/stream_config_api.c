@@ -13,8 +13,10 @@
 
 #include "common/errmsg.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void) {
+  ACL__PROF_API_SCOPE();
   aclrtStreamConfigHandle *h = calloc(1, sizeof(*h));
   if (h == NULL) {
     ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory for a stream configuration handle");
@@ -25,6 +27,7 @@ aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void) {
 }
 
 aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle) {
+  ACL__PROF_API_SCOPE();
   if (handle == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "handle is NULL");
   if (!acl__handle_valid(handle, ACL__H_STREAM_CONFIG))
@@ -52,6 +55,7 @@ static int acl__config_size(const char *api, const char *attr, size_t got, size_
 
 aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr, const void *attrValue,
                                  size_t valueSize) {
+  ACL__PROF_API_SCOPE();
   int rc;
   if (handle == NULL || attrValue == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", handle == NULL ? "handle" : "attrValue");

@@ -14,8 +14,10 @@
 #include "rt/rt.h"
 #include "rt/stream_ctl.h"
 #include "rt/task_abort.h"
+#include "prof/prof.h"
 
 aclError aclrtStreamStop(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID,
@@ -27,6 +29,7 @@ aclError aclrtStreamStop(aclrtStream stream) {
 }
 
 aclError aclrtStreamAbort(aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   /* The header says the stream cannot be NULL, but the vendor's runtime
    * takes NULL as the default stream, like every other stream argument. */
   int rc = 0;
@@ -40,6 +43,7 @@ aclError aclrtStreamAbort(aclrtStream stream) {
 #define ACL__TASK_ABORT_MAX_MS 2160000u
 
 aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (timeout > ACL__TASK_ABORT_MAX_MS)
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID,
@@ -84,6 +88,7 @@ static int acl__attr_switch(const char *api, aclrtStreamAttr a, uint64_t v) {
 }
 
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL; pass the attribute's new value");
@@ -130,6 +135,7 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 }
 
 aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue *value) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL; pass where to store the attribute");
@@ -154,6 +160,7 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 /* ---- budget and ids --------------------------------------------------------------- */
 
 aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (streamCount == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "streamCount is NULL; pass where to store the count");
@@ -166,6 +173,7 @@ aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
 }
 
 aclError aclrtGetThreadLastTaskId(uint32_t *taskId) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (taskId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "taskId is NULL; pass where to store the id");
@@ -192,6 +200,7 @@ static int acl__stream_not_bound(const char *api, aclrtStream stream) {
 }
 
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (activeStream == NULL || stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL; both streams must be streams of a model runtime instance",
                      activeStream == NULL ? "activeStream" : "stream");
@@ -203,6 +212,7 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
 
 aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue, aclrtCompareDataType dataType,
                            aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (leftValue == NULL || rightValue == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL; pass device memory holding the value to compare",
                      leftValue == NULL ? "leftValue" : "rightValue");
@@ -222,6 +232,7 @@ aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValu
 
 aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
                               aclrtStream execStream) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   (void)taskId;
   if (info == NULL)

@@ -15,6 +15,7 @@
 #include "rt/memory.h"
 #include "rt/rt.h"
 #include "rt/value.h"
+#include "prof/prof.h"
 
 /* [p, p + n) must lie inside one live allocation that device code reaches:
  * device memory (of device `dev` when not NULL), managed memory, or the
@@ -76,10 +77,12 @@ static int acl__value_api(const char *api, void *devAddr, uint64_t value, uint32
 }
 
 aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   return acl__value_api(__func__, devAddr, value, flag, stream, 0);
 }
 
 aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   return acl__value_api(__func__, devAddr, value, flag, stream, 1);
 }
 
@@ -105,6 +108,7 @@ static size_t acl__reduce_elem(aclDataType t) {
 
 aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind, aclDataType type,
                           aclrtStream stream, void *reserve) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (dst == NULL || src == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", dst == NULL ? "dst" : "src");
@@ -178,6 +182,7 @@ static int acl__random_param_of(const char *name, const aclrtRandomParaInfo *in,
 }
 
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, void *reserve) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (taskInfo == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "taskInfo is NULL");

@@ -23,6 +23,7 @@
 #include "common/errmsg.h"
 #include "rt/device.h"
 #include "rt/kernel.h"
+#include "prof/prof.h"
 
 /* The symbol's global, preferring a binary of the current context's device. */
 static int acl__symbol_find(const char *api, const void *symbol, acl__ksym *out) {
@@ -32,6 +33,7 @@ static int acl__symbol_find(const char *api, const void *symbol, acl__ksym *out)
 }
 
 aclError aclrtGetSymbolAddress(const void *symbol, void **devPtr) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (symbol == NULL || devPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", symbol == NULL ? "symbol" : "devPtr");
@@ -47,6 +49,7 @@ aclError aclrtGetSymbolAddress(const void *symbol, void **devPtr) {
 }
 
 aclError aclrtGetSymbolSize(const void *symbol, size_t *size) {
+  ACL__PROF_API_SCOPE();
   int rc = 0;
   if (symbol == NULL || size == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", symbol == NULL ? "symbol" : "size");
@@ -119,10 +122,12 @@ static int acl__symbol_copy(const char *api, int to, const void *symbol, void *m
 }
 
 aclError aclrtMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, aclrtMemcpyKind kind) {
+  ACL__PROF_API_SCOPE();
   return acl__symbol_copy(__func__, 1, symbol, (void *)src, count, offset, (int)kind, 0, NULL);
 }
 
 aclError aclrtMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
+  ACL__PROF_API_SCOPE();
   if (dst == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dst is NULL");
   return acl__symbol_copy(__func__, 0, symbol, dst, count, offset, (int)kind, 0, NULL);
@@ -130,11 +135,13 @@ aclError aclrtMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size
 
 aclError aclrtMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                   aclrtMemcpyKind kind, aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   return acl__symbol_copy(__func__, 1, symbol, (void *)src, count, offset, (int)kind, 1, stream);
 }
 
 aclError aclrtMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, aclrtMemcpyKind kind,
                                     aclrtStream stream) {
+  ACL__PROF_API_SCOPE();
   if (dst == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dst is NULL");
   return acl__symbol_copy(__func__, 0, symbol, dst, count, offset, (int)kind, 1, stream);

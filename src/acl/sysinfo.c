@@ -13,8 +13,10 @@
 #include "common/env.h"
 #include "common/errmsg.h"
 #include "hal/hal.h"
+#include "prof/prof.h"
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode) {
+  ACL__PROF_API_SCOPE();
   /* Works before aclInit, as on the vendor stack.  openacl drives its
    * devices from the host, like a PCIe card. */
   if (runMode == NULL)
@@ -43,6 +45,7 @@ static void acl__soc_probe(void) {
 }
 
 const char *aclrtGetSocName(void) {
+  ACL__PROF_API_SCOPE();
   const acl__hal_info *h = acl__process_hal_info();
   if (h != NULL)
     return h->soc_name;
@@ -90,6 +93,7 @@ aclError openaclGetVisibleDeviceCount(uint32_t *count) {
 static const aclCannAttr acl__cann_attrs[] = {ACL_CANN_ATTR_INF_NAN};
 
 aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num) {
+  ACL__PROF_API_SCOPE();
   if (cannAttrList == NULL || num == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", cannAttrList == NULL ? "cannAttrList" : "num");
   *cannAttrList = acl__cann_attrs;
@@ -98,6 +102,7 @@ aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num) 
 }
 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
+  ACL__PROF_API_SCOPE();
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
   if (cannAttr != ACL_CANN_ATTR_INF_NAN && cannAttr != ACL_CANN_ATTR_BF16 && cannAttr != ACL_CANN_ATTR_JIT_COMPILE)

@@ -16,6 +16,7 @@
 #include "rt/device.h"
 #include "rt/params.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 static const char *const opt_names[ACL__SYSPARAM_COUNT] = {
     "ACL_OPT_DETERMINISTIC", "ACL_OPT_ENABLE_DEBUG_KERNEL", "ACL_OPT_STRONG_CONSISTENCY",
@@ -42,6 +43,7 @@ static int not_set(const char *api, aclSysParamOpt opt, const char *scope) {
 }
 
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -53,6 +55,7 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value) {
+  ACL__PROF_API_SCOPE();
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
   int rc = acl__process_require_init(__func__);
@@ -65,6 +68,7 @@ aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value) {
 }
 
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  ACL__PROF_API_SCOPE();
   int rc = check_opt(__func__, opt, 1, value);
   if (rc != 0)
     return rc;
@@ -76,6 +80,7 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value) {
+  ACL__PROF_API_SCOPE();
   if (value == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "value is NULL");
   int rc = check_opt(__func__, opt, 0, 0);
@@ -90,6 +95,7 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value) {
 /* ---- operator timeouts ---------------------------------------------------- */
 
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__process_require_init(__func__);
   if (rc != 0)
     return rc;
@@ -110,6 +116,7 @@ aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) { return set_exec_ms(__func_
 aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) { return set_exec_ms(__func__, timeout); }
 
 aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout) {
+  ACL__PROF_API_SCOPE();
   if (actualTimeout == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "actualTimeout is NULL");
   if (timeout > UINT64_MAX - ACL__OP_TIMEOUT_INTERVAL_US)
@@ -123,6 +130,7 @@ aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout) {
 }
 
 aclError aclrtGetOpTimeOutInterval(uint64_t *interval) {
+  ACL__PROF_API_SCOPE();
   if (interval == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "interval is NULL");
   *interval = ACL__OP_TIMEOUT_INTERVAL_US;
@@ -130,6 +138,7 @@ aclError aclrtGetOpTimeOutInterval(uint64_t *interval) {
 }
 
 aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs) {
+  ACL__PROF_API_SCOPE();
   if (timeoutMs == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "timeoutMs is NULL");
   int rc = acl__process_require_init(__func__);

@@ -22,6 +22,7 @@
 #include "acl/tensor_desc.h"
 #include "common/errmsg.h"
 #include "rt/rt.h"
+#include "prof/prof.h"
 
 #define TD_MAX_DIMS ACL_MAX_DIM_CNT
 #define TD_UNKNOWN_RANK_DIM (-2) /* the one dimension of a shape of unknown rank */
@@ -151,6 +152,7 @@ static aclTensorDesc *td_register(const char *api, aclTensorDesc *d) {
 }
 
 aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims, aclFormat format) {
+  ACL__PROF_API_SCOPE();
   if (td_check_type(__func__, dataType) != 0 || td_check_format(__func__, "format", format) != 0 ||
       td_check_shape(__func__, numDims, dims) != 0)
     return NULL;
@@ -170,6 +172,7 @@ aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 }
 
 void aclDestroyTensorDesc(const aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   if (desc == NULL)
     return; /* like free(NULL), and like the vendor's */
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
@@ -232,12 +235,14 @@ void acl__tensor_desc_free_owned(aclTensorDesc *desc) {
 /* ---- queries --------------------------------------------------------------- */
 
 aclDataType aclGetTensorDescType(const aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
     return ACL_DT_UNDEFINED;
   return desc->type;
 }
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
     return ACL_FORMAT_UNDEFINED;
   return desc->format;
@@ -272,6 +277,7 @@ static int td_count(const char *api, const aclTensorDesc *desc, size_t *count) {
 }
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   size_t n = 0;
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0 || td_count(__func__, desc, &n) != 0)
     return 0;
@@ -279,6 +285,7 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc *desc) {
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   size_t n = 0;
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0 || td_count(__func__, desc, &n) != 0)
     return 0;
@@ -292,12 +299,14 @@ size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
     return 0;
   return td_unknown_rank(desc) ? (size_t)ACL_UNKNOWN_RANK : desc->ndims;
 }
 
 int64_t aclGetTensorDescDim(const aclTensorDesc *desc, size_t index) {
+  ACL__PROF_API_SCOPE();
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
     return -1;
   if (index >= desc->ndims) {
@@ -309,6 +318,7 @@ int64_t aclGetTensorDescDim(const aclTensorDesc *desc, size_t index) {
 }
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
@@ -322,6 +332,7 @@ aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t 
 }
 
 aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_t dimRangeNum, int64_t *dimRange) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
@@ -344,6 +355,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_
 
 aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
                                 int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
@@ -367,6 +379,7 @@ aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
 
 aclError aclSetTensorValueRange(aclTensorDesc *desc, size_t valueCount,
                                 int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
@@ -386,6 +399,7 @@ aclError aclSetTensorValueRange(aclTensorDesc *desc, size_t valueCount,
 /* ---- name ------------------------------------------------------------------ */
 
 void aclSetTensorDescName(aclTensorDesc *desc, const char *name) {
+  ACL__PROF_API_SCOPE();
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
     return;
   char *copy = NULL;
@@ -399,6 +413,7 @@ void aclSetTensorDescName(aclTensorDesc *desc, const char *name) {
 }
 
 const char *aclGetTensorDescName(aclTensorDesc *desc) {
+  ACL__PROF_API_SCOPE();
   if (acl__tensor_desc_check(__func__, "desc", desc) != 0)
     return "";
   return desc->name != NULL ? desc->name : "";
@@ -438,30 +453,36 @@ static aclError td_set_shape(const char *api, aclTensorDesc *desc, int numDims, 
 }
 
 aclError aclSetTensorStorageFormat(aclTensorDesc *desc, aclFormat format) {
+  ACL__PROF_API_SCOPE();
   return td_set_format(__func__, desc, format, 1);
 }
 
 aclError aclSetTensorStorageShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
+  ACL__PROF_API_SCOPE();
   return td_set_shape(__func__, desc, numDims, dims, 1);
 }
 
 aclError aclSetTensorFormat(aclTensorDesc *desc, aclFormat format) { return td_set_format(__func__, desc, format, 1); }
 
 aclError aclSetTensorShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
+  ACL__PROF_API_SCOPE();
   return td_set_shape(__func__, desc, numDims, dims, 1);
 }
 
 aclError aclSetTensorOriginFormat(aclTensorDesc *desc, aclFormat format) {
+  ACL__PROF_API_SCOPE();
   return td_set_format(__func__, desc, format, 0);
 }
 
 aclError aclSetTensorOriginShape(aclTensorDesc *desc, int numDims, const int64_t *dims) {
+  ACL__PROF_API_SCOPE();
   return td_set_shape(__func__, desc, numDims, dims, 0);
 }
 
 /* ---- operator attributes --------------------------------------------------- */
 
 aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputName) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
@@ -476,6 +497,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputN
 }
 
 aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
@@ -493,6 +515,7 @@ aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length)
 }
 
 aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType) {
+  ACL__PROF_API_SCOPE();
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;

@@ -13,8 +13,10 @@
 
 #include "acl/acl.h"
 #include "common/errmsg.h"
+#include "prof/prof.h"
 
 aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion) {
+  ACL__PROF_API_SCOPE();
   if (majorVersion == NULL || minorVersion == NULL || patchVersion == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL",
                      majorVersion == NULL ? "majorVersion" : minorVersion == NULL ? "minorVersion" : "patchVersion");
@@ -36,6 +38,7 @@ static int acl__package_missing(const char *api, const char *name) {
 }
 
 aclError aclsysGetVersionStr(char *pkgName, char *versionStr) {
+  ACL__PROF_API_SCOPE();
   if (pkgName == NULL || versionStr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", pkgName == NULL ? "pkgName" : "versionStr");
   if (!acl__package_known(pkgName))
@@ -45,6 +48,7 @@ aclError aclsysGetVersionStr(char *pkgName, char *versionStr) {
 }
 
 aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum) {
+  ACL__PROF_API_SCOPE();
   if (pkgName == NULL || versionNum == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", pkgName == NULL ? "pkgName" : "versionNum");
   if (!acl__package_known(pkgName))
@@ -56,6 +60,7 @@ aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum) {
 }
 
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version) {
+  ACL__PROF_API_SCOPE();
   if (version == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "version is NULL");
   if (name != ACL_PKG_NAME_CANN && name != ACL_PKG_NAME_RUNTIME)

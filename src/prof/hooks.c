@@ -55,6 +55,8 @@ const char *acl__prof_task_type(int kind) {
   return kind >= 0 && kind < PTASK_KIND_COUNT ? names[kind] : "OTHER";
 }
 
+_Thread_local int acl__prof_api_depth;
+
 void acl__prof_api(const char *name, uint64_t t0) {
   if (!(flags() & ACL__PROF_F_API))
     return;

@@ -39,6 +39,35 @@ struct acl__stream;
  * string literal (kept by pointer). */
 void acl__prof_api(const char *name, uint64_t t0);
 
+/* The same as one line at the top of a public function: the call is
+ * recorded when the function returns, by whatever return (the variable's
+ * cleanup).  Only the outermost public call of a thread is the user's: the
+ * public functions the runtime calls itself (an execution reading its
+ * datasets through the getters) are not recorded, nor calls on the
+ * runtime's own threads (executors and the engine's thread start at depth
+ * 1; a host function runs at 0 again).  Profiling off: one relaxed load on
+ * entry, one test on exit. */
+extern _Thread_local int acl__prof_api_depth;
+typedef struct acl__prof_scope {
+  uint64_t t0; /* 0: not counted; 1: nested, counted but not recorded */
+  const char *name;
+} acl__prof_scope;
+static inline uint64_t acl__prof_scope_begin(void) {
+  if (!ACL__PROF_ON())
+    return 0;
+  return acl__prof_api_depth++ == 0 ? acl__prof_now() : 1;
+}
+static inline void acl__prof_scope_end(acl__prof_scope *s) {
+  if (__builtin_expect(s->t0 != 0, 0)) {
+    acl__prof_api_depth--;
+    if (s->t0 != 1)
+      acl__prof_api(s->name, s->t0);
+  }
+}
+#define ACL__PROF_API_SCOPE()                                                                      \
+  acl__prof_scope acl__prof_scope_ __attribute__((cleanup(acl__prof_scope_end), unused)) = {       \
+      acl__prof_scope_begin(), __func__}
+
 /* Executor (executor.c).  Submission, with the stream lock held and the
  * task's seq set; t0 taken on entry to the submit call. */
 void acl__prof_submit(const struct acl__stream *s, const struct acl__task *t, uint64_t t0);

@@ -57,6 +57,7 @@
 #include "rt/exception.h"
 #include "rt/label.h"
 #include "rt/reslimit.h"
+#include "prof/prof.h"
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -735,7 +736,10 @@ static void hf_run_inline(acl__task *t) {
   acl__device_access_end(d);
   cb_tls_in = CB_IN_HOST_FUNC;
   cb_tls_stream = t->stream->id;
+  int saved_depth = acl__prof_api_depth;
+  acl__prof_api_depth = 0; /* the user's code: its API calls are profiled */
   h->fn(h->args);
+  acl__prof_api_depth = saved_depth;
   cb_tls_in = saved_in;
   cb_tls_stream = saved_stream;
   acl__device_access_begin(d);

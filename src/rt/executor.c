@@ -561,6 +561,7 @@ int acl__sched_has_idle(acl__device *d) {
 static void *acl__executor_main(void *arg) {
   struct acl__sched *sc = arg;
   acl__device *d = sc->dev;
+  acl__prof_api_depth = 1; /* public functions the runtime calls here are not the user's (prof.h) */
   acl__device_access_begin(d);
   acl__devstat_executor_enter(d); /* utilisation (device_query.c) */
   pthread_mutex_lock(&d->sched_lock);

@@ -124,6 +124,7 @@ static void home_fork_register(void) { pthread_atfork(home_fork_prepare, home_fo
 static void *home_main(void *arg) {
   (void)arg;
   on_home = 1;
+  acl__prof_api_depth = 1; /* the runtime's thread: its public calls are not the user's (prof.h) */
   pthread_mutex_lock(&home_lock);
   for (;;) {
     while (home_head == NULL)
