@@ -643,11 +643,12 @@ aclError openaclGetDeviceProcesses(int32_t deviceId, openaclDeviceProcess *procs
                                                                                   : "procs (with maxCount > 0)");
   if (!acl__rt_live(__func__, &rc))
     return rc;
-  if (acl__device_get(__func__, deviceId, &rc) == NULL)
+  acl__device *d = acl__device_get(__func__, deviceId, &rc);
+  if (d == NULL)
     return rc;
   enum { MAX = 256 };
   acl__ds_proc found[MAX];
-  int n = acl__ds_list(deviceId, found, MAX, capacity, inUse);
+  int n = acl__ds_list(d->phys_id, found, MAX, capacity, inUse); /* the physical device's registry */
   *count = n > 0 ? (uint32_t)n : 0;
   for (int i = 0; i < n && i < MAX && (uint32_t)i < maxCount; i++) {
     procs[i].pid = (int32_t)found[i].pid;

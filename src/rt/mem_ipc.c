@@ -86,15 +86,19 @@ static int acl__mem_ipc_key_dev(const char *key) {
   return (int)dev;
 }
 
-/* The registry of device id as this process shares it, or NULL. */
-static acl__ds *acl__mem_ipc_registry(int32_t id) {
-  struct acl__mem_space *sp = acl__mem_space_of(id);
-  if (sp == NULL)
-    return NULL;
-  pthread_mutex_lock(&sp->lock);
-  acl__ds *ds = sp->open ? sp->ds : NULL;
-  pthread_mutex_unlock(&sp->lock);
-  return ds;
+/* The registry of physical device phys as this process shares it, or NULL. */
+static acl__ds *acl__mem_ipc_registry(int32_t phys) {
+  /* keys name the physical device (its registry's id): find the space of
+   * the device this process sees it as */
+  for (int32_t id = 0; id < ACL__ENV_MAX_DEVICES; id++) {
+    struct acl__mem_space *sp = acl__mem_space_of(id);
+    pthread_mutex_lock(&sp->lock);
+    acl__ds *ds = sp->open && sp->dev != NULL && sp->dev->phys_id == phys ? sp->ds : NULL;
+    pthread_mutex_unlock(&sp->lock);
+    if (ds != NULL)
+      return ds;
+  }
+  return NULL;
 }
 
 int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, char *key, size_t len) {
@@ -172,8 +176,9 @@ int acl__mem_ipc_import(const char *api, acl__device *d, const char *key, void *
   acl__ds *ds = acl__mem_ipc_registry(dev);
   if (ds == NULL)
     return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "key '%s' belongs to device %d, which this process does not use as a shared device. Remedy: "
-                     "aclrtSetDevice(%d) first (and leave OPENACL_SHARED_DEVICE unset)",
+                     "key '%s' belongs to physical device %d, which this process does not use as a shared device. "
+                     "Remedy: aclrtSetDevice on it first (device %d when ASCEND_RT_VISIBLE_DEVICES is unset), and "
+                     "leave OPENACL_SHARED_DEVICE unset",
                      key, dev, dev);
   acl__ds_export_info info;
   int r = acl__ds_import(ds, key, &info);

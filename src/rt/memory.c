@@ -173,7 +173,9 @@ static void acl__mem_share(acl__device *d, struct acl__mem_space *sp) {
     return;
   char why[256] = "";
   uint64_t cap = 0;
-  acl__ds *ds = acl__ds_open(d->id, sp->capacity, fd, &cap, why, sizeof(why));
+  /* the registry is the physical device's: processes that number devices
+   * differently (ASCEND_RT_VISIBLE_DEVICES) still meet in it */
+  acl__ds *ds = acl__ds_open(d->phys_id, sp->capacity, fd, &cap, why, sizeof(why));
   if (ds == NULL) {
     ACL__LOGW(ACL__MOD_RUNTIME,
               "device %d is private to this process: its registry cannot be used (%s); other processes cannot "
@@ -183,7 +185,7 @@ static void acl__mem_share(acl__device *d, struct acl__mem_space *sp) {
   }
   if (cap != sp->capacity) {
     char path[96];
-    acl__ds_path(d->id, path, sizeof(path));
+    acl__ds_path(d->phys_id, path, sizeof(path));
     ACL__LOGW(ACL__MOD_RUNTIME,
               "device %d is private to this process: the processes using it (%s) run it with %llu bytes of "
               "memory, this one asked for %llu (OPENACL_DEVICE_MEMORY). Remedy: give every process the same "

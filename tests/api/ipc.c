@@ -122,6 +122,33 @@ TEST(export_import_write_read) {
   teardown();
 }
 
+/* Two processes that number devices differently meet on the physical
+ * device: this one uses device 1 of two, the helper sees only physical
+ * device 1 (ASCEND_RT_VISIBLE_DEVICES=1), as its device 0. */
+TEST(renumbered_devices_share) {
+  setenv("OPENACL_DEVICE_COUNT", "2", 1);
+  CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  size_t n = 1 << 16;
+  void *p = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemset(p, n, 1, n), ACL_SUCCESS);
+  char key[256] = "";
+  CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, n, key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION), ACL_SUCCESS);
+  setenv("ASCEND_RT_VISIBLE_DEVICES", "1", 1); /* read by the helper's aclInit; this one's is done */
+  proc b;
+  proc_start(&b);
+  unsetenv("ASCEND_RT_VISIBLE_DEVICES");
+  CHECK(strcmp(proc_cmd(&b, "import %s", key), "ok") == 0);
+  CHECK(strcmp(proc_cmd(&b, "write 0 9 256"), "ok") == 0);
+  CHECK(dev_sum(p, 256) == 9ull * 256);
+  CHECK_INT_EQ(proc_end(&b), 0);
+  CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+  CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
 /* A helper exports; this process imports: the imported pointer is device
  * memory here (attributes, copies, kernels' translation, the host trap). */
 TEST(import_here) {
