@@ -198,13 +198,10 @@ def lowp_table(rows, accuracy):
     for k in keys:
         sides = rows[k]
         lo = sides["openacl_lowp"]
-        med = statistics.median(r["median_ms"] for r in lo)
+        med = median_ms(sides, "openacl_lowp")
         mn = min(r["min_ms"] for r in lo)
         rss = statistics.median(r["peak_rss_kib"] for r in lo) / 1024
-
-        def median_of(s):
-            return statistics.median(r["median_ms"] for r in sides[s]) if s in sides else None
-        f32, ort = median_of("openacl"), median_of("ort")
+        f32, ort = median_ms(sides, "openacl"), median_ms(sides, "ort")
         up = f"{f32 / med:.2f}" if f32 else "n/a"
         if f32:
             ups.append(f32 / med)

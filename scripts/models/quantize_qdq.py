@@ -111,7 +111,6 @@ def quantize(model, lo, hi, points):
     g = model.graph
     inits = {t.name: t for t in g.initializer}
     cons = consumers(g)
-    outputs = {o.name for o in g.output}
     new_nodes = []
     rewire = {}  # tensor -> its DequantizeLinear output
     params = []
@@ -165,7 +164,6 @@ def quantize(model, lo, hi, points):
     del g.initializer[:]
     g.initializer.extend(keep)
     g.initializer.extend(params)
-    del outputs  # graph outputs are left untouched
     return model
 
 

@@ -446,19 +446,6 @@ static void md_any_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnn
   dnnl_memory_desc_init_by_tag(md, rank, d, dt, dnnl_format_tag_any);
 }
 
-/* Dense row-major dims of type dt. */
-static void plain_md_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt) {
-  acl__eng_plain_md(md, rank, dims);
-  if (dt != dnnl_f32) {
-    dnnl_dims_t d, st;
-    for (int k = 0; k < rank; k++) {
-      d[k] = dims[k];
-      st[k] = md->format_desc.blocking.strides[k];
-    }
-    dnnl_memory_desc_init_by_strides(md, rank, d, dt, st);
-  }
-}
-
 static void md_any(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
   md_any_dt(md, rank, dims, dnnl_f32);
 }
@@ -794,7 +781,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   /* a quantised x read by a float convolution is scaled to float32 by the reorder */
   int xs = in_layout(b, x, dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0));
   dnnl_memory_desc_t w8_plain;
-  plain_md_dt(&w8_plain, wr, wd, dnnl_s8);
+  acl__eng_plain_md_dt(&w8_plain, wr, wd, dnnl_s8);
   int wv = xs < 0 ? -1 : int8 ? view_as(b, q8, wr, wd, &w8_plain) : view_as(b, w, wr, wd, &w_plain);
   int wr_v = wv < 0 ? -1
                     : const_reordered(b, wv, int8 ? &w8_plain : &w_plain,
@@ -1170,11 +1157,11 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnn
   for (; lowp >= 0 && pd == NULL; lowp--) {
     dnnl_memory_desc_t a_md = V(b, sa)->md, w_md = V(b, sw)->md;
     if (lowp) {
-      plain_md_dt(&a_md, r, V(b, sa)->dims, dnnl_bf16);
+      acl__eng_plain_md_dt(&a_md, r, V(b, sa)->dims, dnnl_bf16);
       if (wconst)
         md_any_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
       else
-        plain_md_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
+        acl__eng_plain_md_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
     }
     dnnl_matmul_desc_t md;
     dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, alpha);

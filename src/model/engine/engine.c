@@ -468,7 +468,8 @@ static void stats_of(acl__engine *e, const eng_plan *p) {
 }
 
 /* The plan for these inputs, built if new.  NULL with a diag on failure. */
-static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int *rc, acl__diags *diags) {
+static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int threads, int *rc,
+                          acl__diags *diags) {
   size_t len = 0;
   int64_t *key = make_key(in, n, &len);
   if (key == NULL) {
@@ -489,6 +490,9 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int *
     free(key);
   } else {
     double t0 = now_ms();
+    /* building runs oneDNN's parallel loops too (weights reordered, int8
+     * compensation computed): the same budget, one thread under TSan */
+    set_threads(threads > 0 ? threads : 1);
     *rc = acl__eng_plan_build(e, in, n, &p, diags);
     if (*rc != 0) {
       free(key);
@@ -704,11 +708,7 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
   if (n_inputs != g->n_inputs || n_outputs != g->n_outputs)
     return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* it reports the mismatch */
   int rc = 0;
-  /* building a plan runs oneDNN's parallel loops too (weights reordered,
-   * int8 compensation computed): the same budget, and one thread under
-   * ThreadSanitizer */
-  set_threads(threads > 0 ? threads : 1);
-  eng_plan *p = get_plan(e, inputs, n_inputs, &rc, diags);
+  eng_plan *p = get_plan(e, inputs, n_inputs, threads, &rc, diags);
   if (p == NULL)
     return rc;
   if (p->fallback) {

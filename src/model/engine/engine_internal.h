@@ -168,6 +168,7 @@ int acl__eng_plain(eng_build *b, int v);                     /* a plain version 
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
                        const char *what);
 void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims);
+void acl__eng_plain_md_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt);
 /* x's dense row-major layout in its element type (float32, or u8 / s8 for
  * UINT8 / INT8 values); a quantised value's plain form is float32. */
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);

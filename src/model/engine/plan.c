@@ -72,7 +72,7 @@ eng_step *acl__eng_step_new(eng_plan *p) {
   return s;
 }
 
-void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+void acl__eng_plain_md_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt) {
   dnnl_dims_t d, st;
   int r = rank > 0 ? rank : 1;
   for (int k = 0; k < r; k++)
@@ -82,7 +82,11 @@ void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
     st[k] = s;
     s *= d[k] > 0 ? d[k] : 1;
   }
-  dnnl_memory_desc_init_by_strides(md, r, d, dnnl_f32, st);
+  dnnl_memory_desc_init_by_strides(md, r, d, dt, st);
+}
+
+void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+  acl__eng_plain_md_dt(md, rank, dims, dnnl_f32);
 }
 
 /* Appends a primitive step for pd; its scratchpad size is recorded. */
@@ -132,17 +136,7 @@ dnnl_data_type_t acl__eng_dnnl_type(int onnx_type) {
 }
 
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md) {
-  acl__eng_plain_md(md, x->rank, x->dims);
-  dnnl_data_type_t dt = acl__eng_dnnl_type(x->onnx_type);
-  if (dt != dnnl_f32) {
-    dnnl_dims_t d, st;
-    int r = md->ndims;
-    for (int k = 0; k < r; k++) {
-      d[k] = md->dims[k];
-      st[k] = md->format_desc.blocking.strides[k];
-    }
-    dnnl_memory_desc_init_by_strides(md, r, d, dt, st);
-  }
+  acl__eng_plain_md_dt(md, x->rank, x->dims, acl__eng_dnnl_type(x->onnx_type));
 }
 
 /* A new ARENA value holding `src` reordered into `md`.  A quantised src
