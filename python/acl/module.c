@@ -14,7 +14,7 @@
 
 typedef struct submodule {
   const char *name;
-  PyMethodDef *tables[11];      /* NULL-terminated list of method tables */
+  PyMethodDef *tables[12];      /* NULL-terminated list of method tables */
   const pyacl_stub *stubs[2];   /* NULL-terminated list of stub tables */
 } submodule;
 
@@ -22,7 +22,7 @@ static const submodule submodules[] = {
     {"rt",
      {pyacl_rt_device_methods, pyacl_rt_stream_methods, pyacl_rt_callback_methods, pyacl_rt_memory_methods,
       pyacl_rt_kernel_methods, pyacl_rt_device_ctl_methods, pyacl_rt_stream_ctl_methods, pyacl_rt_host_mem_methods,
-      pyacl_rt_allocator_methods, pyacl_rt_params_methods, NULL},
+      pyacl_rt_allocator_methods, pyacl_rt_params_methods, pyacl_rt_notify_methods, NULL},
      {pyacl_rt_stubs, NULL}},
     {"mdl", {pyacl_mdl_methods, pyacl_mdl_dims_methods, pyacl_mdl_dump_methods, NULL}, {pyacl_mdl_stubs, NULL}},
     {"media", {NULL}, {NULL}},

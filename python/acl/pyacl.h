@@ -119,6 +119,7 @@ extern PyMethodDef pyacl_rt_memory_methods[];    /* rt_memory.c: memory, copies 
 extern PyMethodDef pyacl_rt_kernel_methods[];    /* rt_kernel.c: binaries, kernels */
 extern PyMethodDef pyacl_rt_device_ctl_methods[]; /* rt_device_ctl.c: limits, ids, uuid, overflow */
 extern PyMethodDef pyacl_rt_stream_ctl_methods[]; /* rt_stream_ctl.c: abort, attributes, value tasks */
+extern PyMethodDef pyacl_rt_notify_methods[];    /* rt_notify.c: notifies, IPC notifies */
 extern PyMethodDef pyacl_rt_host_mem_methods[];   /* rt_host_mem.c: host registration, copy descs, reduce */
 extern PyMethodDef pyacl_rt_allocator_methods[];  /* rt_allocator.c: allocator descriptors */
 extern PyMethodDef pyacl_rt_params_methods[];     /* rt_params.c: system parameters, op timeouts, groups */

@@ -26,15 +26,5 @@ const pyacl_stub pyacl_rt_stubs[] = {
     {"mem_import_from_shareable_handle", "aclrtMemImportFromShareableHandle", "Ki", PYACL_VAL_RET},
     {"mem_get_allocation_granularity", "aclrtMemGetAllocationGranularity", "di", PYACL_VAL_RET},
     {"mem_uce_repair", "aclrtMemUceRepair", "il", PYACL_RET},         /* USE_MDL only */
-    /* notifies */
-    {"create_notify", "aclrtCreateNotify", "K", PYACL_VAL_RET},
-    {"destroy_notify", "aclrtDestroyNotify", "p", PYACL_RET},
-    {"record_notify", "aclrtRecordNotify", "pp", PYACL_RET},
-    {"wait_and_reset_notify", "aclrtWaitAndResetNotify", "ppL", PYACL_RET},
-    {"get_notify_id", "aclrtGetNotifyId", "p", PYACL_VAL_RET},
-    {"notify_batch_reset", "aclrtNotifyBatchReset", "l", PYACL_RET},
-    {"notify_get_export_key", "aclrtNotifyGetExportKey", "pzK", PYACL_STR_RET},
-    {"notify_set_import_pid", "aclrtNotifySetImportPid", "pl", PYACL_RET},
-    {"notify_import_by_key", "aclrtNotifyImportByKey", "sK", PYACL_VAL_RET},
     {NULL, NULL, NULL, PYACL_RET},
 };

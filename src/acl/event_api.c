@@ -17,6 +17,9 @@ static int acl__event_create(const char *api, aclrtEvent *event, uint32_t flag, 
   if (flag & ~known)
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
                      "flag 0x%x has bits that are not ACL_EVENT_* flags (0x%x)", flag, flag & ~known);
+  if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC)
+    return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
+                     "flag 0x%x combines ACL_EVENT_IPC with other flags; an IPC event takes that flag alone", flag);
   acl__context *c = acl__context_current(api, &rc);
   if (c == NULL)
     return rc;
@@ -50,6 +53,18 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   return e == NULL ? rc : acl__event_remove(__func__, e);
 }
 
+/* Calls an IPC event does not support (the vendor's list, reference
+ * ipc-vmm-graphs-tdt §2): 0, or the recorded failure. */
+static int acl__event_not_ipc(const char *api, const acl__event *e) {
+  if (!(e->flags & ACL_EVENT_IPC))
+    return 0;
+  return acl__fail(api, ACL_ERROR_FEATURE_UNSUPPORTED, __FILE__, __LINE__,
+                   "event %p was created with ACL_EVENT_IPC, which this call does not support (IPC events have no "
+                   "id, no timestamps and no reset). Remedy: use aclrtQueryEventStatus and the record, wait and "
+                   "synchronize calls",
+                   (const void *)e);
+}
+
 /* The checks every call that puts event work on a stream makes: a live
  * event (not an Ex one when ex_ok is 0), a stream of the current context,
  * both in the same context.  0 with *e and *s set, or the recorded code. */
@@ -79,6 +94,8 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 0, &e, &s);
+  if (rc == 0)
+    rc = acl__event_not_ipc(__func__, e);
   return rc != 0 ? rc : acl__event_reset(__func__, e, s);
 }
 
@@ -182,6 +199,8 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
   acl__event *e = acl__event_resolve(__func__, event, &rc);
   if (e == NULL)
     return rc;
+  if ((rc = acl__event_not_ipc(__func__, e)) != 0)
+    return rc;
   *eventId = e->id;
   return 0;
 }
@@ -226,6 +245,8 @@ static acl__event *acl__event_resolve_not_ex(const char *api, const void *status
     return NULL;
   }
   acl__event *e = acl__event_resolve(api, event, rc);
+  if (e != NULL && (*rc = acl__event_not_ipc(api, e)) != 0)
+    return NULL;
   if (e != NULL && e->ex) {
     *rc = acl__fail(api, ACL_ERROR_FEATURE_UNSUPPORTED, __FILE__, __LINE__,
                     "event %p was made by aclrtCreateEventExWithFlag, which this query does not support; use "
@@ -287,6 +308,8 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
   if (b == NULL)
     return rc;
   uint64_t ta, tb;
+  if ((rc = acl__event_not_ipc(__func__, a)) != 0 || (rc = acl__event_not_ipc(__func__, b)) != 0)
+    return rc;
   if ((rc = acl__event_time(__func__, "start", a, &ta)) != 0 || (rc = acl__event_time(__func__, "end", b, &tb)) != 0)
     return rc;
   if (tb < ta)
@@ -306,5 +329,32 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
   acl__event *e = acl__event_resolve(__func__, event, &rc);
   if (e == NULL)
     return rc;
+  if ((rc = acl__event_not_ipc(__func__, e)) != 0)
+    return rc;
   return acl__event_time(__func__, "", e, timestamp);
+}
+
+/* ---- IPC events (ipc-vmm-graphs-tdt §2) ----------------------------------------- */
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle) {
+  ACL__PROF_API_SCOPE();
+  if (event == NULL || handle == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", event == NULL ? "event" : "handle");
+  int rc = 0;
+  acl__event *e = acl__event_resolve(__func__, event, &rc);
+  return e == NULL ? rc : acl__event_ipc_export(__func__, e, handle->reserved);
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event) {
+  ACL__PROF_API_SCOPE();
+  if (event == NULL)
+    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "event is NULL; pass where to store it");
+  int rc = 0;
+  acl__context *c = acl__context_current(__func__, &rc);
+  if (c == NULL)
+    return rc;
+  acl__event *e = NULL;
+  if ((rc = acl__event_ipc_open(__func__, c, handle.reserved, &e)) == 0)
+    *event = e;
+  return rc;
 }

@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "rt/device.h"
 #include "rt/label.h"
+#include "rt/notify.h"
 #include "rt/rt.h"
 #include "rt/state_callback.h"
 
@@ -72,6 +73,7 @@ void acl__context_release(acl__context *c, const char *api) {
     n_events++;
     acl__event_destroy(e);
   }
+  acl__notify_context_gone(c); /* after the streams: their queued tasks hold the notifies */
   if (n_streams || n_events)
     ACL__LOGW(ACL__MOD_RUNTIME,
               "%s: the %s context of device %d still had %d stream(s) and %d event(s); they were destroyed",

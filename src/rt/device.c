@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "model/model.h"
 #include "rt/device.h"
+#include "rt/ipc_signal.h"
 #include "rt/device_query.h"
 #include "rt/executor.h"
 #include "rt/kernel.h"
@@ -275,8 +276,10 @@ void acl__rt_shutdown(void) {
     if (c != NULL)
       acl__context_release(c, "aclFinalize");
   }
-  /* 2. kernel binaries no launch uses any more */
+  /* 2. kernel binaries no launch uses any more; the signals shared with
+   * other processes (their bell thread, the host-wide registry) */
   acl__kernel_finalize();
+  acl__ipcsig_shutdown();
   /* 3. devices: executors, memory (leaks logged), backend */
   for (int i = 0; i < acl__rt.count; i++) {
     acl__device *d = &acl__rt.devices[i];

@@ -29,19 +29,23 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <linux/futex.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/log.h"
 
 #define ACL__DS_MAGIC 0x6f61636c64657631ull /* "oacldev1" */
-#define ACL__DS_VERSION 1u
+#define ACL__DS_VERSION 2u
 
 typedef struct acl__ds_slot {
   int32_t pid; /* 0: free */
   int32_t mem_fd;
   uint64_t start;
   _Atomic uint64_t bytes;
+  _Atomic uint32_t bell; /* futex: bumped when a signal this process waits on changes */
   char comm[16];
 } acl__ds_slot;
 
@@ -56,6 +60,19 @@ typedef struct acl__ds_exp {
   char key[ACL__DS_KEY_LEN + 1];
 } acl__ds_exp;
 
+/* A shared signal (IPC notify or IPC event); `s` is what the processes
+ * touch without the lock. */
+typedef struct acl__ds_sig_ent {
+  uint32_t live;
+  int32_t slot;      /* the creator */
+  uint32_t kind;
+  uint32_t check_pid;
+  uint32_t npids;
+  int32_t pids[ACL__DS_PIDS];
+  char key[ACL__DS_KEY_LEN + 1];
+  acl__ds_sig s;
+} acl__ds_sig_ent;
+
 typedef struct acl__ds_shm {
   uint64_t magic;
   uint32_t version, size;
@@ -65,6 +82,7 @@ typedef struct acl__ds_shm {
   _Atomic uint64_t used;
   acl__ds_slot slots[ACL__DS_SLOTS];
   acl__ds_exp exports[ACL__DS_EXPORTS];
+  acl__ds_sig_ent sigs[ACL__DS_SIGS];
 } acl__ds_shm;
 
 struct acl__ds {
@@ -91,7 +109,10 @@ void acl__ds_path(int dev_id, char *buf, size_t len) {
         clean[j++] = name[i];
     clean[j] = '\0';
   }
-  snprintf(buf, len, "/dev/shm/openacl-u%u%s%s-dev%d", (unsigned)getuid(), clean[0] ? "-" : "", clean, dev_id);
+  if (dev_id == ACL__DS_HOST)
+    snprintf(buf, len, "/dev/shm/openacl-u%u%s%s-ipc", (unsigned)getuid(), clean[0] ? "-" : "", clean);
+  else
+    snprintf(buf, len, "/dev/shm/openacl-u%u%s%s-dev%d", (unsigned)getuid(), clean[0] ? "-" : "", clean, dev_id);
 }
 
 /* The start time of pid (clock ticks since boot), 0 when it is gone. */
@@ -125,6 +146,24 @@ static int acl__ds_alive(const acl__ds_slot *s) {
   return acl__ds_start_time(s->pid) == s->start;
 }
 
+/* Mutex held: process slot i lets go of every shared signal; a signal no
+ * process holds any more is freed.  Returns how many it held. */
+static int acl__ds_sigs_leave(acl__ds_shm *m, int i) {
+  int n = 0;
+  uint64_t bit = 1ull << i;
+  for (int k = 0; k < ACL__DS_SIGS; k++) {
+    acl__ds_sig_ent *e = &m->sigs[k];
+    if (!e->live)
+      continue;
+    atomic_fetch_and(&e->s.waiting, ~bit);
+    if (atomic_fetch_and(&e->s.attached, ~bit) & bit)
+      n++;
+    if (atomic_load(&e->s.attached) == 0)
+      memset(e, 0, sizeof(*e));
+  }
+  return n;
+}
+
 /* Mutex held: forgets processes that are gone, with their bytes and keys. */
 static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
   for (int i = 0; i < ACL__DS_SLOTS; i++) {
@@ -139,10 +178,17 @@ static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
         memset(&m->exports[k], 0, sizeof(m->exports[k]));
         keys++;
       }
-    ACL__LOGW(ACL__MOD_DRV,
-              "device %d: process %d ended without releasing the device (killed?); its %llu bytes of device "
-              "memory and %d IPC key%s were recovered",
-              dev_id, (int)s->pid, (unsigned long long)b, keys, keys == 1 ? "" : "s");
+    keys += acl__ds_sigs_leave(m, i);
+    if (dev_id == ACL__DS_HOST)
+      ACL__LOGW(ACL__MOD_DRV,
+                "process %d ended without releasing its IPC notifies and events (killed?); %d of them %s "
+                "released",
+                (int)s->pid, keys, keys == 1 ? "was" : "were");
+    else
+      ACL__LOGW(ACL__MOD_DRV,
+                "device %d: process %d ended without releasing the device (killed?); its %llu bytes of device "
+                "memory and %d IPC key%s were recovered",
+                dev_id, (int)s->pid, (unsigned long long)b, keys, keys == 1 ? "" : "s");
     s->pid = 0;
   }
 }
@@ -339,6 +385,7 @@ void acl__ds_close(acl__ds *ds) {
     for (int k = 0; k < ACL__DS_EXPORTS; k++)
       if (m->exports[k].live && m->exports[k].slot == ds->slot)
         memset(&m->exports[k], 0, sizeof(m->exports[k]));
+    acl__ds_sigs_leave(m, ds->slot);
     s->pid = 0;
     int users = 0;
     for (int i = 0; i < ACL__DS_SLOTS; i++)
@@ -391,19 +438,28 @@ static acl__ds_exp *acl__ds_find(acl__ds_shm *m, const char *key) {
   return NULL;
 }
 
-int acl__ds_export(acl__ds *ds, uint64_t off, uint64_t size, int check_pid, char key[ACL__DS_KEY_LEN + 1]) {
+/* key = prefix and 128 random bits in hex; -1 when the kernel gives no randomness. */
+static int acl__ds_new_key(const char *prefix, char key[ACL__DS_KEY_LEN + 1]) {
   unsigned char rnd[16];
   size_t got = 0;
   while (got < sizeof(rnd)) {
     ssize_t n = getrandom(rnd + got, sizeof(rnd) - got, 0);
     if (n <= 0 && errno != EINTR)
-      return ACL__DS_FULL;
+      return -1;
     if (n > 0)
       got += (size_t)n;
   }
-  int n = snprintf(key, ACL__DS_KEY_LEN + 1, "oacl-d%d-", ds->dev_id);
+  int n = snprintf(key, ACL__DS_KEY_LEN + 1, "%s", prefix);
   for (size_t i = 0; i < sizeof(rnd) && n + 2 <= ACL__DS_KEY_LEN; i++)
     n += snprintf(key + n, 3, "%02x", rnd[i]);
+  return 0;
+}
+
+int acl__ds_export(acl__ds *ds, uint64_t off, uint64_t size, int check_pid, char key[ACL__DS_KEY_LEN + 1]) {
+  char prefix[24];
+  snprintf(prefix, sizeof(prefix), "oacl-d%d-", ds->dev_id);
+  if (acl__ds_new_key(prefix, key) != 0)
+    return ACL__DS_FULL;
   acl__ds_shm *m = ds->shm;
   if (acl__ds_lock(m, ds->dev_id) != 0)
     return ACL__DS_FULL;
@@ -512,6 +568,140 @@ int acl__ds_export_drop_range(acl__ds *ds, uint64_t off, uint64_t size) {
   }
   acl__ds_unlock(m);
   return n;
+}
+
+/* ---- shared signals ---------------------------------------------------------- */
+
+static acl__ds_sig_ent *acl__ds_sig_find(acl__ds_shm *m, const char *key, uint32_t kind) {
+  for (int k = 0; k < ACL__DS_SIGS; k++)
+    if (m->sigs[k].live && m->sigs[k].kind == kind && strncmp(m->sigs[k].key, key, ACL__DS_KEY_LEN + 1) == 0)
+      return &m->sigs[k];
+  return NULL;
+}
+
+int acl__ds_sig_create(acl__ds *ds, uint32_t kind, int check_pid, uint64_t word, uint64_t recorded,
+                       char key[ACL__DS_KEY_LEN + 1], int32_t *index) {
+  if (acl__ds_new_key(kind == ACL__DS_SIG_EVENT ? "oacl-e-" : "oacl-n-", key) != 0)
+    return ACL__DS_FULL;
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_FULL;
+  int r = ACL__DS_FULL;
+  for (int k = 0; k < ACL__DS_SIGS; k++) {
+    acl__ds_sig_ent *e = &m->sigs[k];
+    if (e->live)
+      continue;
+    memset(e, 0, sizeof(*e));
+    e->live = 1;
+    e->slot = ds->slot;
+    e->kind = kind;
+    e->check_pid = check_pid != 0;
+    memcpy(e->key, key, ACL__DS_KEY_LEN + 1);
+    atomic_store(&e->s.word, word);
+    atomic_store(&e->s.recorded, recorded);
+    atomic_store(&e->s.attached, 1ull << ds->slot);
+    *index = k;
+    r = 0;
+    break;
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_sig_allow(acl__ds *ds, int32_t index, const int32_t *pids, size_t n) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_sig_ent *e = &m->sigs[index];
+  int r = !e->live ? ACL__DS_NO_KEY : e->slot != ds->slot ? ACL__DS_NOT_OWNER : 0;
+  for (size_t i = 0; r == 0 && i < n; i++) {
+    int have = 0;
+    for (uint32_t j = 0; j < e->npids; j++)
+      have |= e->pids[j] == pids[i];
+    if (have)
+      continue;
+    if (e->npids == ACL__DS_PIDS)
+      r = ACL__DS_FULL;
+    else
+      e->pids[e->npids++] = pids[i];
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_sig_open(acl__ds *ds, const char *key, uint32_t kind, int32_t *index) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_sig_ent *e = acl__ds_sig_find(m, key, kind);
+  /* the creator must still hold it: a destroyed (or dead) creator's key is gone */
+  int r = e == NULL || !(atomic_load(&e->s.attached) & (1ull << e->slot)) ? ACL__DS_NO_KEY : 0;
+  if (r == 0 && e->slot == ds->slot)
+    r = ACL__DS_SELF;
+  if (r == 0 && e->check_pid) {
+    int ok = 0;
+    for (uint32_t j = 0; j < e->npids; j++)
+      ok |= e->pids[j] == (int32_t)getpid();
+    if (!ok)
+      r = ACL__DS_DENIED;
+  }
+  if (r == 0) {
+    atomic_fetch_or(&e->s.attached, 1ull << ds->slot);
+    atomic_store(&e->s.had_peer, 1);
+    *index = (int32_t)(e - m->sigs);
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+acl__ds_sig *acl__ds_sig_at(acl__ds *ds, int32_t index) { return &ds->shm->sigs[index].s; }
+
+void acl__ds_sig_close(acl__ds *ds, int32_t index) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return;
+  acl__ds_sig_ent *e = &m->sigs[index];
+  uint64_t bit = 1ull << ds->slot;
+  atomic_fetch_and(&e->s.waiting, ~bit);
+  if (e->live && (atomic_fetch_and(&e->s.attached, ~bit) & ~bit) == 0)
+    memset(e, 0, sizeof(*e));
+  acl__ds_unlock(m);
+}
+
+uint64_t acl__ds_my_bit(acl__ds *ds) { return 1ull << ds->slot; }
+
+_Atomic uint32_t *acl__ds_bell(acl__ds *ds) { return &ds->shm->slots[ds->slot].bell; }
+
+void acl__ds_bell_ring(_Atomic uint32_t *bell) {
+  atomic_fetch_add(bell, 1);
+  syscall(SYS_futex, (uint32_t *)bell, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+void acl__ds_bell_wait(_Atomic uint32_t *bell, uint32_t seen, int timeout_ms) {
+  /* returns at once when the bell moved since `seen`; EINTR, timeouts and
+   * spurious wake-ups are fine: the caller looks again */
+  struct timespec ts = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L};
+  syscall(SYS_futex, (uint32_t *)bell, FUTEX_WAIT, seen, timeout_ms < 0 ? NULL : &ts, NULL, 0);
+}
+
+void acl__ds_sig_ring(acl__ds *ds, acl__ds_sig *s) {
+  uint64_t w = atomic_load(&s->waiting) & ~(1ull << ds->slot);
+  while (w != 0) {
+    int i = __builtin_ctzll(w);
+    w &= w - 1;
+    acl__ds_bell_ring(&ds->shm->slots[i].bell);
+  }
+}
+
+int acl__ds_sig_peers(acl__ds *ds, int32_t index) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return 1;
+  const acl__ds_sig *s = &m->sigs[index].s;
+  /* the sweep in the lock has dropped the processes that are gone */
+  int r = !atomic_load(&s->had_peer) || (atomic_load(&s->attached) & ~(1ull << ds->slot)) != 0;
+  acl__ds_unlock(m);
+  return r;
 }
 
 /* ---- listing ------------------------------------------------------------------ */

@@ -75,6 +75,7 @@ typedef struct acl__ds_export_info {
 #define ACL__DS_DENIED 2      /* the caller is not on the key's whitelist */
 #define ACL__DS_FULL 3        /* no free key or whitelist entry */
 #define ACL__DS_NOT_OWNER 4   /* the caller did not export the key */
+#define ACL__DS_SELF 5        /* the caller made it: nothing to import */
 
 /* Creates a key for [off, off + size) of this process's memory object. */
 int acl__ds_export(acl__ds *ds, uint64_t off, uint64_t size, int check_pid, char key[ACL__DS_KEY_LEN + 1]);
@@ -89,6 +90,51 @@ void acl__ds_import_done(acl__ds *ds, const char *key);
 int acl__ds_export_close(acl__ds *ds, const char *key, uint32_t *imports_out);
 /* The exporter freed [off, off + size): its keys inside die (count returned). */
 int acl__ds_export_drop_range(acl__ds *ds, uint64_t off, uint64_t size);
+
+/* ---- shared signals: IPC notifies and IPC events (src/rt/ipc_signal.c) ---- */
+
+/* The registry that holds them is not a device's: acl__ds_open(ACL__DS_HOST,
+ * 0, -1, ...) opens /dev/shm/openacl-u<uid>[-<name>]-ipc, which every
+ * process of the user that exchanges signals joins, whatever its devices. */
+#define ACL__DS_HOST (-1)
+#define ACL__DS_SIGS 256     /* live shared signals */
+#define ACL__DS_SIG_NOTIFY 1u
+#define ACL__DS_SIG_EVENT 2u
+
+/* What the processes read and write without the registry's lock. */
+typedef struct acl__ds_sig {
+  _Atomic uint64_t word;     /* notify: nonzero = set; event: the highest record executed */
+  _Atomic uint64_t recorded; /* event: records submitted, by every process */
+  _Atomic uint64_t waiting;  /* process slots with a wait parked on it: rung when it changes */
+  _Atomic uint64_t attached; /* process slots holding a handle on it, the creator's included */
+  _Atomic uint32_t had_peer; /* another process than the creator attached once */
+} acl__ds_sig;
+
+/* Creates a signal held by this process with its key ("oacl-n-" or
+ * "oacl-e-" and 32 hex digits); *index names it in this registry. */
+int acl__ds_sig_create(acl__ds *ds, uint32_t kind, int check_pid, uint64_t word, uint64_t recorded,
+                       char key[ACL__DS_KEY_LEN + 1], int32_t *index);
+/* The creator adds pids to the signal's whitelist. */
+int acl__ds_sig_allow(acl__ds *ds, int32_t index, const int32_t *pids, size_t n);
+/* Attaches this process to the signal of that key and kind, while its
+ * creator still holds it (whitelist checked). */
+int acl__ds_sig_open(acl__ds *ds, const char *key, uint32_t kind, int32_t *index);
+acl__ds_sig *acl__ds_sig_at(acl__ds *ds, int32_t index);
+/* This process lets go; the last to let go frees it. */
+void acl__ds_sig_close(acl__ds *ds, int32_t index);
+/* Wakes the bells of the other processes waiting on s (after changing it). */
+void acl__ds_sig_ring(acl__ds *ds, acl__ds_sig *s);
+/* 0 when processes other than this one did attach to the signal and all
+ * of them are gone: nobody is left to signal it. */
+int acl__ds_sig_peers(acl__ds *ds, int32_t index);
+/* This process's bit in `waiting` / `attached`, and its bell: a futex word
+ * the other processes bump and wake. */
+uint64_t acl__ds_my_bit(acl__ds *ds);
+_Atomic uint32_t *acl__ds_bell(acl__ds *ds);
+void acl__ds_bell_ring(_Atomic uint32_t *bell);
+/* Sleeps until the bell moves from `seen`, timeout_ms passes (-1: no
+ * limit) or a spurious wake-up. */
+void acl__ds_bell_wait(_Atomic uint32_t *bell, uint32_t seen, int timeout_ms);
 
 /* ---- listing (openacl devices, docs/processes.md) ----------------------- */
 

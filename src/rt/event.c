@@ -23,6 +23,18 @@
  * ACL_ERROR_RT_WAIT_TIMEOUT, which the stream reports at its next
  * synchronisation, and the stream goes on.
  *
+ * IPC events (ACL_EVENT_IPC): aclrtIpcGetEventHandle moves `recorded` and
+ * `done` into a shared signal of the host-wide registry (ipc_signal.c), and
+ * aclrtIpcOpenEventHandle binds an event of another process to it.  Every
+ * process keeps its own copy of the two counters, pulled from the signal
+ * under the event lock before they are read; a record bumps the shared
+ * `recorded` when it is submitted and raises the shared `done` when it
+ * runs, then rings the bells of the processes waiting (their bell threads
+ * poke the event, which wakes its waiters and host synchronisations).  A
+ * wait whose record can no longer come (every other process bound to the
+ * event ended, and no record of it is queued here) fails with
+ * ACL_ERROR_RT_SUSPECT_REMOTE_ERROR.
+ *
  * Locks: timer lock (acl__event_timers.lock) -> event lock -> stream lock.
  * Nobody takes the timer lock while holding an event lock: a wait that ends
  * takes the two one after the other.
@@ -40,6 +52,7 @@
 #include "rt/event.h"
 #include "rt/executor.h"
 #include "rt/idpool.h"
+#include "rt/ipc_signal.h"
 #include "rt/rt.h"
 #include "rt/timer.h"
 
@@ -53,6 +66,7 @@ typedef struct acl__event_waiter {
   int in_timer;                       /* timer lock */
   uint64_t deadline;                  /* CLOCK_MONOTONIC ns */
   int finished, timed_out;            /* event lock */
+  int lost;                           /* IPC: nobody is left to record (event lock) */
 } acl__event_waiter;
 
 static struct {
@@ -82,12 +96,41 @@ static void acl__event_timer_remove(acl__event_waiter *w) {
   pthread_mutex_unlock(&acl__event_timers.lock);
 }
 
+/* Event lock held: an IPC event's counters catch up with the shared ones. */
+static void acl__event_pull_locked(acl__event *e) {
+  if (e->ipc == NULL)
+    return;
+  uint64_t done = atomic_load(&e->ipc->word), rec = atomic_load(&e->ipc->recorded);
+  if (done > e->done) {
+    e->done = done;
+    e->signaled = 1; /* IPC events cannot be reset */
+  }
+  if (rec > e->recorded)
+    e->recorded = rec;
+}
+
+/* Event lock held: this process is in the signal's waiting mask exactly
+ * while something here waits on the event. */
+static void acl__event_ipc_waiting_locked(acl__event *e) {
+  if (e->ipc == NULL)
+    return;
+  if (e->waiters != NULL || e->host_waiters > 0)
+    atomic_fetch_or(&e->ipc->waiting, acl__ipcsig_my_bit());
+  else
+    atomic_fetch_and(&e->ipc->waiting, ~acl__ipcsig_my_bit());
+}
+
 static void acl__event_unref(acl__event *e) {
   pthread_mutex_lock(&e->lock);
   int last = --e->refs == 0;
   pthread_mutex_unlock(&e->lock);
   if (!last)
     return;
+  if (e->ipc != NULL) {
+    acl__ipcsig_unwatch(e->ipc_watch); /* no poke runs on e after this */
+    acl__ipcsig_release(e->ipc_index);
+    free(e->ipc_watch);
+  }
   pthread_cond_destroy(&e->cond);
   pthread_mutex_destroy(&e->lock);
   free(e);
@@ -126,7 +169,10 @@ typedef struct acl__event_task {
   uint64_t seq;                 /* record: which record this is; wait: the target */
   acl__event_waiter *waiter;    /* wait: registered in ev->waiters while parked */
   int32_t timeout_ms;           /* wait: 0 = none */
+  int ran;                      /* record: has run */
 } acl__event_task;
+
+static int acl__record_run(acl__task *t);
 
 static void acl__event_task_release(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;
@@ -139,9 +185,12 @@ static void acl__event_task_release(acl__task *t) {
         *pp = et->waiter->next;
         break;
       }
+    acl__event_ipc_waiting_locked(et->ev);
     pthread_mutex_unlock(&et->ev->lock);
     free(et->waiter);
   }
+  if (et->t.run == acl__record_run && !et->ran)
+    atomic_fetch_sub(&et->ev->ipc_pending, 1);
   acl__event_unref(et->ev);
   free(et);
 }
@@ -153,8 +202,17 @@ static int acl__record_run(acl__task *t) {
   uint64_t now = d->ops->timestamp_ns(d->bdev);
   acl__event_waiter *wake = NULL;
   pthread_mutex_lock(&e->lock);
-  if (et->seq > e->done) {
-    e->done = et->seq;
+  struct acl__ds_sig *ipc = e->ipc;
+  if (ipc != NULL) { /* the shared done rises to this record */
+    uint64_t v = atomic_load(&ipc->word);
+    while (v < et->seq && !atomic_compare_exchange_weak(&ipc->word, &v, et->seq)) {
+    }
+    acl__event_pull_locked(e);
+  }
+  et->ran = 1;
+  atomic_fetch_sub(&e->ipc_pending, 1);
+  if (et->seq > e->done || (ipc != NULL && et->seq == e->done)) {
+    e->done = et->seq > e->done ? et->seq : e->done;
     e->ts_ns = now;
     e->signaled = 1;
   }
@@ -177,7 +235,10 @@ static int acl__record_run(acl__task *t) {
     w->next = NULL;
     acl__stream_unpark(w->stream);
   }
+  acl__event_ipc_waiting_locked(e);
   pthread_mutex_unlock(&e->lock);
+  if (ipc != NULL)
+    acl__ipcsig_ring(ipc);
   return 0;
 }
 
@@ -194,19 +255,26 @@ static int acl__wait_run(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;
   acl__event *e = et->ev;
   pthread_mutex_lock(&e->lock);
+  acl__event_pull_locked(e);
   int done = e->done >= et->seq;
-  int timed_out = et->waiter != NULL && et->waiter->timed_out;
+  int timed_out = et->waiter != NULL && (et->waiter->timed_out || et->waiter->lost);
   if (done || timed_out) {
     acl__event_waiter *w = et->waiter;
     et->waiter = NULL;
     if (w != NULL) {
       w->finished = 1;
       acl__event_unlink_waiter_locked(e, w); /* woken: record_run unlinked it already */
+      acl__event_ipc_waiting_locked(e);
     }
+    int lost = w != NULL && w->lost;
     pthread_mutex_unlock(&e->lock);
     if (w != NULL) {
       acl__event_timer_remove(w);
       free(w);
+    }
+    if (!done && lost) {
+      snprintf(t->what, sizeof(t->what), "IPC event wait (every other process bound to it ended)");
+      return ACL_ERROR_RT_SUSPECT_REMOTE_ERROR;
     }
     if (!done) {
       snprintf(t->what, sizeof(t->what), "event wait (no record within %d ms)", (int)et->timeout_ms);
@@ -229,6 +297,14 @@ static int acl__wait_run(acl__task *t) {
     e->waiters = w;
     et->waiter = w;
     arm = et->timeout_ms > 0;
+    if (e->ipc != NULL) {
+      /* publish this process as a waiter, then look once more: a record in
+       * another process either sees the bit or raised done before */
+      acl__event_ipc_waiting_locked(e);
+      acl__event_pull_locked(e);
+      if (e->done >= et->seq)
+        acl__stream_unpark(t->stream); /* run again at once: it will see done */
+    }
   }
   pthread_mutex_unlock(&e->lock);
   if (arm) {
@@ -268,9 +344,10 @@ uint64_t acl__event_poll(uint64_t now) {
     w->in_timer = 0;
     acl__event *e = w->ev;
     pthread_mutex_lock(&e->lock);
-    if (!w->finished && !w->timed_out && e->done < w->target) {
+    if (!w->finished && !w->timed_out && !w->lost && e->done < w->target) {
       w->timed_out = 1;
       acl__event_unlink_waiter_locked(e, w);
+      acl__event_ipc_waiting_locked(e);
       acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
     }
     pthread_mutex_unlock(&e->lock);
@@ -385,7 +462,14 @@ int acl__event_same_context(const char *api, acl__event *e, acl__stream *s) {
 
 int acl__event_record(const char *api, acl__event *e, acl__stream *s) {
   pthread_mutex_lock(&e->lock);
-  uint64_t seq = ++e->recorded;
+  uint64_t seq;
+  if (e->ipc != NULL) {
+    seq = atomic_fetch_add(&e->ipc->recorded, 1) + 1;
+    acl__event_pull_locked(e);
+  } else {
+    seq = ++e->recorded;
+  }
+  atomic_fetch_add(&e->ipc_pending, 1);
   pthread_mutex_unlock(&e->lock);
   return acl__event_submit(api, e, s, acl__record_run, seq, 0, "event record");
 }
@@ -396,6 +480,7 @@ int acl__event_reset(const char *api, acl__event *e, acl__stream *s) {
 
 int acl__event_wait(const char *api, acl__stream *s, acl__event *e, int32_t timeout_ms) {
   pthread_mutex_lock(&e->lock);
+  acl__event_pull_locked(e);
   uint64_t target = e->recorded;
   pthread_mutex_unlock(&e->lock);
   if (target == 0)
@@ -405,6 +490,7 @@ int acl__event_wait(const char *api, acl__stream *s, acl__event *e, int32_t time
 
 void acl__event_state(acl__event *e, int *all_ran, int *signaled, int *never_recorded) {
   pthread_mutex_lock(&e->lock);
+  acl__event_pull_locked(e);
   *all_ran = e->done >= e->recorded;
   *signaled = e->recorded == 0 || e->signaled;
   *never_recorded = e->recorded == 0;
@@ -417,6 +503,7 @@ int acl__event_sync(const char *api, acl__event *e, int32_t timeout) {
     acl__deadline(&deadline, timeout);
   pthread_mutex_lock(&e->lock);
   e->refs++; /* stays alive even if destroyed while we wait */
+  acl__event_pull_locked(e);
   uint64_t target = e->recorded;
   if (e->done < target && e->last_stream != NULL) {
     /* The record may still wait in its stream's queue: run it here rather
@@ -431,15 +518,26 @@ int acl__event_sync(const char *api, acl__event *e, int32_t timeout) {
     }
     pthread_mutex_lock(&e->lock);
   }
-  int timed_out = 0;
+  int timed_out = 0, lost = 0;
+  acl__event_pull_locked(e);
   while (e->done < target) {
     if (timeout == 0) {
       timed_out = 1;
       break;
     }
+    if (e->ipc_lost && atomic_load(&e->ipc_pending) == 0) {
+      lost = 1;
+      break;
+    }
     e->host_waiters++;
-    int w = timeout < 0 ? pthread_cond_wait(&e->cond, &e->lock) : pthread_cond_timedwait(&e->cond, &e->lock, &deadline);
+    acl__event_ipc_waiting_locked(e);
+    acl__event_pull_locked(e); /* published as a waiter: look once more */
+    int w = e->done >= target ? 0
+            : timeout < 0     ? pthread_cond_wait(&e->cond, &e->lock)
+                              : pthread_cond_timedwait(&e->cond, &e->lock, &deadline);
     e->host_waiters--;
+    acl__event_ipc_waiting_locked(e);
+    acl__event_pull_locked(e);
     if (w == ETIMEDOUT && e->done < target) {
       timed_out = 1;
       break;
@@ -447,6 +545,11 @@ int acl__event_sync(const char *api, acl__event *e, int32_t timeout) {
   }
   pthread_mutex_unlock(&e->lock);
   acl__event_unref(e);
+  if (lost)
+    return acl__fail(api, ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, __FILE__, __LINE__,
+                     "the IPC event's latest record was to come from another process, and every other process "
+                     "bound to the event has ended. Remedy: make sure the recording process lives until it has "
+                     "recorded");
   if (timed_out)
     return acl__fail(api, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, __FILE__, __LINE__,
                      "the event's latest record had not run after %d ms", (int)timeout);
@@ -470,5 +573,146 @@ int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t 
     return acl__fail(api, ACL_ERROR_RT_EVENT_NOT_COMPLETE, __FILE__, __LINE__,
                      "the %s event's latest record has not run yet. Remedy: aclrtSynchronizeEvent first", which);
   *ts = t;
+  return 0;
+}
+
+/* ---- IPC events --------------------------------------------------------------- */
+
+/* The bell thread: another process changed the event's signal (or tick:
+ * time to look whether anyone is left to record it). */
+static void acl__event_poke(void *obj, int tick) {
+  acl__event *e = obj;
+  int lost = 0;
+  if (tick) {
+    pthread_mutex_lock(&e->lock);
+    int check = (e->waiters != NULL || e->host_waiters > 0) && atomic_load(&e->ipc_pending) == 0;
+    pthread_mutex_unlock(&e->lock);
+    lost = check && !acl__ipcsig_peers(e->ipc_index);
+  }
+  pthread_mutex_lock(&e->lock);
+  acl__event_pull_locked(e);
+  if (tick)
+    e->ipc_lost = lost;
+  for (acl__event_waiter **pp = &e->waiters; *pp;) {
+    acl__event_waiter *w = *pp;
+    if (w->target <= e->done || lost) {
+      w->lost = w->target > e->done;
+      *pp = w->next;
+      w->next = NULL;
+      acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
+    } else {
+      pp = &w->next;
+    }
+  }
+  acl__event_ipc_waiting_locked(e);
+  if (e->host_waiters)
+    pthread_cond_broadcast(&e->cond);
+  pthread_mutex_unlock(&e->lock);
+}
+
+/* Event lock held: binds e to shared signal idx. */
+static int acl__event_bind_locked(acl__event *e, acl__ds *ds, int32_t idx, const char *key) {
+  acl__ipcsig_watcher *w = calloc(1, sizeof(*w));
+  if (w == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  w->poke = acl__event_poke;
+  w->obj = e;
+  e->ipc_watch = w;
+  e->ipc = acl__ds_sig_at(ds, idx);
+  e->ipc_index = idx;
+  snprintf(e->ipc_key, sizeof(e->ipc_key), "%s", key);
+  acl__event_pull_locked(e);
+  return 0;
+}
+
+int acl__event_ipc_export(const char *api, acl__event *e, char handle[ACL_IPC_EVENT_HANDLE_SIZE]) {
+  if (!(e->flags & ACL_EVENT_IPC))
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "event %p was not created with ACL_EVENT_IPC, so no other process can open it. Remedy: "
+                     "create it with aclrtCreateEventExWithFlag(&event, ACL_EVENT_IPC)",
+                     (void *)e);
+  int rc = 0;
+  acl__ds *ds = acl__ipcsig_registry(api, &rc);
+  if (ds == NULL)
+    return rc;
+  int fresh = 0;
+  pthread_mutex_lock(&e->lock);
+  if (e->ipc == NULL) {
+    char k[ACL__DS_KEY_LEN + 1];
+    int32_t idx = -1;
+    /* the counters move into the signal under the lock: no record of e runs meanwhile */
+    if (acl__ds_sig_create(ds, ACL__DS_SIG_EVENT, 0, e->done, e->recorded, k, &idx) != 0) {
+      pthread_mutex_unlock(&e->lock);
+      return acl__fail(api, ACL_ERROR_RT_NO_EVENT_RESOURCE, __FILE__, __LINE__,
+                       "%d notifies and events are shared between processes already (the most this host's "
+                       "registry holds). Remedy: destroy IPC notifies and events no longer used",
+                       ACL__DS_SIGS);
+    }
+    acl__ipcsig_hold(idx);
+    if ((rc = acl__event_bind_locked(e, ds, idx, k)) != 0) {
+      pthread_mutex_unlock(&e->lock);
+      acl__ipcsig_release(idx);
+      return acl__fail(api, rc, __FILE__, __LINE__, "out of host memory");
+    }
+    fresh = 1;
+  }
+  /* the handle is the key, NUL-padded; asking again gives the same */
+  memset(handle, 0, ACL_IPC_EVENT_HANDLE_SIZE);
+  memcpy(handle, e->ipc_key, strlen(e->ipc_key));
+  acl__ipcsig_watcher *w = e->ipc_watch;
+  pthread_mutex_unlock(&e->lock);
+  if (fresh) /* not under the event lock: the bell thread pokes with the watch lock held */
+    acl__ipcsig_watch(w);
+  return 0;
+}
+
+int acl__event_ipc_open(const char *api, acl__context *c, const char handle[ACL_IPC_EVENT_HANDLE_SIZE],
+                        acl__event **out) {
+  char key[ACL__DS_KEY_LEN + 1];
+  size_t n = strnlen(handle, ACL_IPC_EVENT_HANDLE_SIZE);
+  int ok = n == 7 + 32 && strncmp(handle, "oacl-e-", 7) == 0;
+  for (size_t i = 7; ok && i < n; i++)
+    ok = (handle[i] >= '0' && handle[i] <= '9') || (handle[i] >= 'a' && handle[i] <= 'f');
+  for (size_t i = n; ok && i < ACL_IPC_EVENT_HANDLE_SIZE; i++)
+    ok = handle[i] == 0;
+  if (!ok)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "the handle is not one aclrtIpcGetEventHandle wrote (it holds 'oacl-e-' and 32 hex digits, "
+                     "then zeros). Remedy: pass all %u bytes of the creator's handle",
+                     (unsigned)ACL_IPC_EVENT_HANDLE_SIZE);
+  memcpy(key, handle, n);
+  key[n] = '\0';
+  int rc = 0;
+  acl__ds *ds = acl__ipcsig_registry(api, &rc);
+  if (ds == NULL)
+    return rc;
+  int32_t idx = -1;
+  int r = acl__ds_sig_open(ds, key, ACL__DS_SIG_EVENT, &idx);
+  if (r == ACL__DS_SELF)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "event handle '%s' was made by this process; use the event itself", key);
+  if (r != 0)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "event handle '%s' is not open: its creator destroyed the event, or the creator's process "
+                     "ended. Remedy: open the handle while the creator keeps the event",
+                     key);
+  acl__ipcsig_hold(idx);
+  acl__event *e = NULL;
+  if ((rc = acl__event_new(api, c, ACL_EVENT_IPC, 1, &e)) != 0) {
+    acl__ipcsig_release(idx);
+    return rc;
+  }
+  pthread_mutex_lock(&e->lock);
+  e->ipc_opened = 1;
+  rc = acl__event_bind_locked(e, ds, idx, key);
+  acl__ipcsig_watcher *w = e->ipc_watch;
+  pthread_mutex_unlock(&e->lock);
+  if (rc != 0) {
+    acl__ipcsig_release(idx);
+    acl__event_remove(api, e);
+    return acl__fail(api, rc, __FILE__, __LINE__, "out of host memory");
+  }
+  acl__ipcsig_watch(w);
+  *out = e;
   return 0;
 }

@@ -28,4 +28,10 @@ int acl__event_sync(const char *api, acl__event *e, int32_t timeout_ms);
 /* The device time of e's latest record, or a recorded failure naming `which`. */
 int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t *ts);
 
+/* IPC events: the creator writes the handle (the event needs ACL_EVENT_IPC);
+ * another process opens it into an event of its context c. */
+int acl__event_ipc_export(const char *api, acl__event *e, char handle[ACL_IPC_EVENT_HANDLE_SIZE]);
+int acl__event_ipc_open(const char *api, acl__context *c, const char handle[ACL_IPC_EVENT_HANDLE_SIZE],
+                        acl__event **out);
+
 #endif

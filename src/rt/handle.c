@@ -201,6 +201,8 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_TDT_ROUTE: return "TDT queue route";
   case ACL__H_TDT_ROUTE_LIST: return "TDT queue route list";
   case ACL__H_TDT_ROUTE_QUERY: return "TDT queue route query";
+  case ACL__H_NOTIFY: return "notify";
+  case ACL__H_CNT_NOTIFY: return "count notify";
   default: return "handle";
   }
 }

@@ -72,6 +72,9 @@ typedef enum acl__handle_type {
   ACL__H_TDT_ROUTE,      /* acltdtQueueRoute (route.c) */
   ACL__H_TDT_ROUTE_LIST, /* acltdtQueueRouteList (route.c) */
   ACL__H_TDT_ROUTE_QUERY, /* acltdtQueueRouteQueryInfo (route.c) */
+  /* notifies (notify.c) */
+  ACL__H_NOTIFY,         /* aclrtNotify */
+  ACL__H_CNT_NOTIFY,     /* aclrtCntNotify */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 
@@ -143,6 +146,8 @@ int acl__device_parallel_for(acl__device *d, uint32_t n, int (*fn)(uint32_t i, v
  * small struct. */
 #define ACL__MAX_STREAMS 32768
 #define ACL__MAX_EVENTS 65536
+/* Notifies (both kinds) per device: an Atlas A2 / A3 card has 8192 (reference ipc-vmm-graphs-tdt §3.2). */
+#define ACL__MAX_NOTIFIES 8192
 
 struct acl__device {
   int32_t id;                  /* user (visible) id */
@@ -167,6 +172,7 @@ struct acl__device {
   _Atomic uint64_t event_ids[ACL__MAX_EVENTS / 64];
   atomic_int streams_live, events_live;
   atomic_uint ex_event_ids;       /* Ex events: ids above ACL__MAX_EVENTS, not limited */
+  _Atomic uint64_t notify_ids[ACL__MAX_NOTIFIES / 64]; /* notifies and count notifies (notify.c) */
   atomic_int task_abort;          /* aclrtDeviceTaskAbort in progress (task_abort.c) */
   /* scheduler (executor.c) */
   pthread_mutex_t sched_lock;
@@ -309,6 +315,15 @@ struct acl__event {
   uint64_t last_stream_seq;     /* task's position there: a synchronising thread helps it along */
   int host_waiters;
   struct acl__event_waiter *waiters;  /* streams parked until done >= target */
+  /* IPC events (ACL_EVENT_IPC) once exported or opened: recorded and done
+   * live in a shared signal of the host-wide registry (event.c) */
+  struct acl__ds_sig *ipc;
+  int32_t ipc_index;
+  int ipc_opened;               /* made by aclrtIpcOpenEventHandle */
+  int ipc_lost;                 /* every other process bound to it ended: waits fail */
+  atomic_int ipc_pending;       /* records queued in this process that have not run */
+  char ipc_key[65];
+  struct acl__ipcsig_watcher *ipc_watch;
 };
 
 /* ---- runtime lifetime (device.c) ------------------------------------------ */

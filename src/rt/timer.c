@@ -1,6 +1,6 @@
 /*
  * timer.c - one thread that wakes parked tasks on time: the deadlines of
- * event waits with a timeout and the polling of value waits.
+ * event and notify waits with a timeout and the polling of value waits.
  *
  * On a card these run on the device's scheduler, whatever the compute
  * units are busy with; here the executors may all be inside long kernels or
@@ -69,8 +69,11 @@ static void *acl__timer_main(void *arg) {
     }
     acl__timer.due = 0;
     pthread_mutex_unlock(&acl__timer.lock);
-    uint64_t e = acl__event_poll(now), v = acl__value_poll(now);
-    uint64_t next = e == 0 ? v : (v == 0 || e < v ? e : v);
+    uint64_t next = 0;
+    uint64_t due[] = {acl__event_poll(now), acl__value_poll(now), acl__notify_poll(now)};
+    for (size_t i = 0; i < sizeof(due) / sizeof(due[0]); i++)
+      if (due[i] != 0 && (next == 0 || due[i] < next))
+        next = due[i];
     pthread_mutex_lock(&acl__timer.lock);
     if (next != 0 && (acl__timer.due == 0 || next < acl__timer.due))
       acl__timer.due = next;

@@ -1,7 +1,8 @@
 /*
  * timer.h - the runtime's clock for parked tasks that must wake on time
- * (timer.c): event waits with a timeout (event.c) and value waits, which
- * watch device memory that any writer may change (value.c).
+ * (timer.c): event and notify waits with a timeout (event.c, notify.c) and
+ * value waits, which watch device memory that any writer may change
+ * (value.c).
  */
 #ifndef OPENACL_RT_TIMER_H
 #define OPENACL_RT_TIMER_H
@@ -17,5 +18,6 @@ void acl__timer_arm(uint64_t at_ns);
  * no lock held. */
 uint64_t acl__event_poll(uint64_t now);
 uint64_t acl__value_poll(uint64_t now);
+uint64_t acl__notify_poll(uint64_t now); /* notify waits with a timeout (notify.c) */
 
 #endif

@@ -30,3 +30,7 @@ openacl_test(api_rt_symbols GROUP api/rt_symbols SOURCES ${CMAKE_CURRENT_LIST_DI
 target_compile_definitions(api_rt_symbols PRIVATE
   OPENACL_TEST_SYMBOL_KERNELS="$<TARGET_FILE:openacl_test_symbol_kernels>")
 add_dependencies(api_rt_symbols openacl_test_symbol_kernels)
+
+# Notifies and count notifies in one process, and the one-process rules of
+# IPC notifies and IPC events (api/rt_notify/*; across processes: api/ipc_signal).
+openacl_test(api_rt_notify GROUP api/rt_notify SOURCES ${CMAKE_CURRENT_LIST_DIR}/rt_notify.c LABELS threads)

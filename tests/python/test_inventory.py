@@ -948,6 +948,24 @@ def _(e):
         e.call("acl.rt.destroy_event", ev)
 
 
+@good("acl.rt.create_notify", "acl.rt.destroy_notify", "acl.rt.record_notify", "acl.rt.wait_and_reset_notify",
+      "acl.rt.get_notify_id", "acl.rt.notify_batch_reset", "acl.rt.notify_get_export_key",
+      "acl.rt.notify_set_import_pid", "acl.rt.notify_import_by_key")
+def _(e):
+    n, _r = e.call("acl.rt.create_notify", 0)
+    assert n
+    e.call("acl.rt.record_notify", n, e.stream)
+    e.call("acl.rt.wait_and_reset_notify", n, e.stream, 5)
+    acl.rt.synchronize_stream(e.stream)
+    assert e.call("acl.rt.get_notify_id", n)[1] == 0
+    e.call("acl.rt.notify_batch_reset", [n])
+    key, _r = e.call("acl.rt.notify_get_export_key", n, 65, 0)
+    e.call("acl.rt.notify_set_import_pid", n, [os.getpid()])
+    # another process imports; here the key is our own
+    e.call("acl.rt.notify_import_by_key", key, 0, ret=107000)
+    e.call("acl.rt.destroy_notify", n)
+
+
 # -- acl.rt: reports and callbacks (§3.6)
 
 @good("acl.rt.subscribe_report", "acl.rt.unsubscribe_report", "acl.rt.launch_callback")

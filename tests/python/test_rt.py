@@ -232,6 +232,33 @@ def test_events():
     assert rt.destroy_stream(s) == ACL_SUCCESS
 
 
+def test_notifies():
+    s, _ = rt.create_stream()
+    n, ret = rt.create_notify(0)
+    assert ret == ACL_SUCCESS and n != 0
+    m, _ = rt.create_notify(0)
+    nid, ret = rt.get_notify_id(n)
+    mid, _ = rt.get_notify_id(m)
+    assert ret == ACL_SUCCESS and nid != mid
+    assert rt.record_notify(n, s) == ACL_SUCCESS
+    assert rt.wait_and_reset_notify(n, s, 0) == ACL_SUCCESS
+    assert rt.synchronize_stream(s) == ACL_SUCCESS
+    assert rt.record_notify(m, s) == ACL_SUCCESS
+    assert rt.synchronize_stream(s) == ACL_SUCCESS
+    assert rt.notify_batch_reset([n, m]) == ACL_SUCCESS
+    assert rt.notify_batch_reset([]) == ACL_ERROR_INVALID_PARAM  # NULL list
+    with pytest.raises(TypeError):
+        rt.wait_and_reset_notify(n, s, -1)
+    key, ret = rt.notify_get_export_key(n, 65, 0)
+    assert ret == ACL_SUCCESS and re.fullmatch(r"oacl-n-[0-9a-f]{32}", key)
+    assert rt.notify_set_import_pid(n, [1, 2]) == ACL_SUCCESS
+    assert rt.notify_import_by_key(key, 0)[1] != ACL_SUCCESS  # our own key
+    for x in (n, m):
+        assert rt.destroy_notify(x) == ACL_SUCCESS
+    assert rt.destroy_notify(n) == ACL_ERROR_RT_INVALID_HANDLE
+    assert rt.destroy_stream(s) == ACL_SUCCESS
+
+
 # ---- memory -----------------------------------------------------------------------
 
 
@@ -673,7 +700,7 @@ def test_stub(name, c_name, fmt, shape):
 
 
 def test_some_stub_signatures():
-    assert rt.get_notify_id(0) == (0, ACL_ERROR_API_NOT_SUPPORT)
+    assert rt.get_notify_id(0) == (0, ACL_ERROR_INVALID_PARAM)  # implemented: a NULL handle
     assert rt.ipc_mem_get_export_key(0, 0, 64, 0) == ("", ACL_ERROR_INVALID_PARAM)  # implemented: a NULL pointer
     assert parse_fails(rt.notify_batch_reset, (1, 2))  # a tuple is not a list
     assert parse_fails(rt.allocator_set_alloc_func_to_desc, 0, 5)  # not callable (implemented)
