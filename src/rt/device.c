@@ -20,6 +20,7 @@
 #include "model/model.h"
 #include "rt/device.h"
 #include "rt/ipc_signal.h"
+#include "rt/mem_internal.h"
 #include "rt/device_query.h"
 #include "rt/executor.h"
 #include "rt/kernel.h"
@@ -290,6 +291,7 @@ void acl__rt_shutdown(void) {
     pthread_mutex_destroy(&d->sched_lock);
     pthread_cond_destroy(&d->sched_cond);
   }
+  acl__mem_ipc_shutdown();
   acl__context_set_current(NULL);
   free(acl__rt.devices);
   acl__rt.devices = NULL;

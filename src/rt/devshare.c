@@ -375,6 +375,30 @@ acl__ds *acl__ds_open(int dev_id, uint64_t capacity, int mem_fd, uint64_t *capac
   return NULL;
 }
 
+acl__ds *acl__ds_attach(int dev_id) {
+  acl__ds *ds = calloc(1, sizeof(*ds));
+  if (ds == NULL)
+    return NULL;
+  char why[160];
+  acl__ds_path(dev_id, ds->path, sizeof(ds->path));
+  ds->dev_id = dev_id;
+  ds->slot = -1;
+  ds->shm = acl__ds_map(ds->path, 0, 0, &ds->fd, why, sizeof(why));
+  if (ds->shm == NULL) {
+    free(ds);
+    return NULL;
+  }
+  return ds;
+}
+
+void acl__ds_detach(acl__ds *ds) {
+  if (ds == NULL)
+    return;
+  munmap(ds->shm, sizeof(*ds->shm));
+  close(ds->fd);
+  free(ds);
+}
+
 void acl__ds_close(acl__ds *ds) {
   if (ds == NULL)
     return;

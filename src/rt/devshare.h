@@ -47,6 +47,12 @@ acl__ds *acl__ds_open(int dev_id, uint64_t capacity, int mem_fd, uint64_t *capac
 /* Leaves the registry: gives back what this process still holds, kills its
  * keys, unlinks the registry when it was the last process. */
 void acl__ds_close(acl__ds *ds);
+/* Maps device dev_id's registry without joining it (no process entry, no
+ * charge): for the keys of a device this process does not use, when it
+ * imports memory another device exported.  NULL when nobody uses the
+ * device.  acl__ds_detach unmaps it. */
+acl__ds *acl__ds_attach(int dev_id);
+void acl__ds_detach(acl__ds *ds);
 /* fork child: forgets the parent's handles without touching the registry
  * (the parent still owns its entry). */
 void acl__ds_atfork_child(void);

@@ -76,6 +76,8 @@ int acl__mem_import_close_at(const char *api, void *p);
 int acl__mem_import_was_closed(const void *p);
 /* Device reset: closes the imports of device id (space lock not held). */
 void acl__mem_ipc_reset(int32_t id);
+/* aclFinalize: unmaps the registries of devices this process only imported from. */
+void acl__mem_ipc_shutdown(void);
 
 /* ---- translation (mem_xlate.c) ------------------------------------------------ */
 

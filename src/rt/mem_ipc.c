@@ -86,8 +86,17 @@ static int acl__mem_ipc_key_dev(const char *key) {
   return (int)dev;
 }
 
-/* The registry of physical device phys as this process shares it, or NULL. */
-static acl__ds *acl__mem_ipc_registry(int32_t phys) {
+/* Registries of devices this process does not use, mapped to import what
+ * they exported (an importer on device 3 of memory of device 2, after
+ * aclrtDeviceEnablePeerAccess, as the vendor's notify samples do). */
+static struct {
+  pthread_mutex_t lock;
+  acl__ds *ds[ACL__ENV_MAX_DEVICES];
+} acl__guests = {PTHREAD_MUTEX_INITIALIZER, {NULL}};
+
+/* The registry of physical device phys as this process shares it, or NULL;
+ * with guest_ok, that of a device it does not use, when one exists. */
+static acl__ds *acl__mem_ipc_registry(int32_t phys, int guest_ok) {
   /* keys name the physical device (its registry's id): find the space of
    * the device this process sees it as */
   for (int32_t id = 0; id < ACL__ENV_MAX_DEVICES; id++) {
@@ -98,7 +107,23 @@ static acl__ds *acl__mem_ipc_registry(int32_t phys) {
     if (ds != NULL)
       return ds;
   }
-  return NULL;
+  if (!guest_ok || phys < 0 || phys >= ACL__ENV_MAX_DEVICES || !acl__ds_enabled())
+    return NULL;
+  pthread_mutex_lock(&acl__guests.lock);
+  if (acl__guests.ds[phys] == NULL)
+    acl__guests.ds[phys] = acl__ds_attach(phys);
+  acl__ds *ds = acl__guests.ds[phys];
+  pthread_mutex_unlock(&acl__guests.lock);
+  return ds;
+}
+
+void acl__mem_ipc_shutdown(void) {
+  pthread_mutex_lock(&acl__guests.lock);
+  for (int i = 0; i < ACL__ENV_MAX_DEVICES; i++) {
+    acl__ds_detach(acl__guests.ds[i]);
+    acl__guests.ds[i] = NULL;
+  }
+  pthread_mutex_unlock(&acl__guests.lock);
 }
 
 int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, char *key, size_t len) {
@@ -149,7 +174,7 @@ int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, ch
 
 int acl__mem_ipc_allow(const char *api, const char *key, const int32_t *pids, size_t n) {
   int dev = acl__mem_ipc_key_dev(key);
-  acl__ds *ds = dev >= 0 ? acl__mem_ipc_registry(dev) : NULL;
+  acl__ds *ds = dev >= 0 ? acl__mem_ipc_registry(dev, 0) : NULL;
   int r = ds == NULL ? ACL__DS_NO_KEY : acl__ds_export_allow(ds, key, pids, n);
   if (r == ACL__DS_NO_KEY)
     return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
@@ -173,13 +198,13 @@ int acl__mem_ipc_import(const char *api, acl__device *d, const char *key, void *
                      "'%.70s' is not an IPC key (aclrtIpcMemGetExportKey writes 'oacl-d<device>-' and 32 hex "
                      "digits). Remedy: pass the whole key the exporter wrote",
                      key);
-  acl__ds *ds = acl__mem_ipc_registry(dev);
+  acl__ds *ds = acl__mem_ipc_registry(dev, 1);
   if (ds == NULL)
     return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                     "key '%s' belongs to physical device %d, which this process does not use as a shared device. "
-                     "Remedy: aclrtSetDevice on it first (device %d when ASCEND_RT_VISIBLE_DEVICES is unset), and "
-                     "leave OPENACL_SHARED_DEVICE unset",
-                     key, dev, dev);
+                     "key '%s' belongs to physical device %d, which no process uses as a shared device (its "
+                     "exporter ended, or this process keeps a private device). Remedy: import while the exporter "
+                     "runs, and leave OPENACL_SHARED_DEVICE unset",
+                     key, dev);
   acl__ds_export_info info;
   int r = acl__ds_import(ds, key, &info);
   if (r == ACL__DS_NO_KEY)
@@ -295,7 +320,7 @@ static int acl__mem_ipc_close_imports(const char *key, uintptr_t at, int32_t onl
       pthread_mutex_unlock(&sp->lock);
       if (rec == NULL)
         break;
-      acl__ds *ds = acl__mem_ipc_registry(rec->key_dev);
+      acl__ds *ds = acl__mem_ipc_registry(rec->key_dev, 1);
       if (ds != NULL)
         acl__ds_import_done(ds, rec->key);
       free(rec);
@@ -314,7 +339,7 @@ int acl__mem_ipc_close(const char *api, const char *key) {
                      "'%.70s' is not an IPC key. Remedy: pass the key aclrtIpcMemGetExportKey wrote", key);
   if (acl__mem_ipc_close_imports(key, 0, -1) > 0)
     return 0;
-  acl__ds *ds = acl__mem_ipc_registry(dev);
+  acl__ds *ds = acl__mem_ipc_registry(dev, 0);
   uint32_t imports = 0;
   int r = ds == NULL ? ACL__DS_NO_KEY : acl__ds_export_close(ds, key, &imports);
   if (r == ACL__DS_NOT_OWNER)
