@@ -44,7 +44,53 @@ duration_at_least() {
     fail "range '$1' lasted less than $2 us"
 }
 
+# run_pair A B [ARGS_B...]: starts the two processes at once, as the vendor's
+# run.sh does, logs in proc_a.log / proc_b.log; fails when either fails.
+run_pair() {
+  a_bin=$1
+  b_bin=$2
+  shift 2
+  "$a_bin" > proc_a.log 2>&1 &
+  a_pid=$!
+  "$b_bin" "$@" > proc_b.log 2>&1 &
+  b_pid=$!
+  a_rc=0
+  b_rc=0
+  wait "$a_pid" || a_rc=$?
+  wait "$b_pid" || b_rc=$?
+  cat proc_a.log proc_b.log > "$out"
+  [ "$a_rc" -eq 0 ] || fail "proc_a exited with status $a_rc"
+  [ "$b_rc" -eq 0 ] || fail "proc_b exited with status $b_rc"
+}
+
 case $name in
+notify_0_withpid | notify_1_withoutpid)
+  run_pair "$bin/sample_${name}_proc_a" "$bin/sample_${name}_proc_b"
+  for l in "Process A: enable data interaction between device 2 and device 3" \
+    "Process B: write data 123 to the device memory" "Process A: complete ipc notify synchronization" \
+    "Process B: complete ipc notify synchronization"; do
+    expect_line "$l"
+  done
+  if [ "$name" = notify_0_withpid ]; then
+    expect_line "Process A: add Process B to the whitelist successfully"
+  fi
+  src=$(sed -n 's/^Source data: //p' proc_b.log)
+  dst=$(sed -n 's/^Destination data: //p' proc_a.log)
+  [ -n "$src" ] && [ "$src" = "$dst" ] || fail "source data '$src' in proc_b.log, destination data '$dst' in proc_a.log"
+  echo "[SUCCESS] IPC notify for task synchronization is successful. Values at source and destination are equal: $src"
+  ;;
+ipcevent_0)
+  run_pair "$bin/sample_ipcevent_0_proc_a" "$bin/sample_ipcevent_0_proc_b"
+  for l in "Process A: IPC event created" "Process A: event recorded and synchronized" \
+    "Process A: event status = 1 (1=completed)" "Process A: IPC event handle written to ./event_handle.bin" \
+    "Process A: consumer finished" "Process A: cleanup completed" "Process B: IPC event opened" \
+    "Process B: event received, stream synchronized" "Process B: event status = 1 (1=completed)" \
+    "Process B: cleanup completed"; do
+    expect_line "$l"
+  done
+  grep -q "cleanup completed" proc_a.log || fail "no 'cleanup completed' in proc_a.log"
+  echo "[SUCCESS] IPC event synchronization works correctly."
+  ;;
 prof_0_create_config)
   run "$bin/sample_$name"
   for l in "profiling init done" "profiling set config done" "profiling start" "model running ...." \

@@ -12,7 +12,8 @@ foreach(s ${openacl_samples})
   target_compile_definitions(sample_${s} PRIVATE _GNU_SOURCE)
   add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
-    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs" LABELS threads)
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
+    LABELS threads)
 endforeach()
 foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
   target_sources(sample_${s} PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sample_model.c)
@@ -33,4 +34,33 @@ set_target_properties(sample_add_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
 add_dependencies(sample_prof_3_mstx_with_domain sample_add_kernel)
 foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
   add_dependencies(sample_${s} sample_model_writer)
+endforeach()
+
+# Two-process samples (the vendor's proc_a / proc_b, started at once by
+# run_sample.sh): sample_<name>_proc_a and _proc_b, one test samples/<name>.
+foreach(s ipcevent_0)
+  foreach(side proc_a proc_b)
+    add_executable(sample_${s}_${side} ${CMAKE_CURRENT_LIST_DIR}/${s}_${side}.c)
+    target_link_libraries(sample_${s}_${side} PRIVATE ascendcl)
+    target_compile_definitions(sample_${s}_${side} PRIVATE _GNU_SOURCE)
+  endforeach()
+  add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
+    LABELS threads)
+endforeach()
+
+# The vendor's two IPC notify samples share one source per side: WITH_PID
+# says whether B sends its pid for the whitelist.  They use devices 2 and 3.
+foreach(s notify_0_withpid notify_1_withoutpid)
+  foreach(side proc_a proc_b)
+    add_executable(sample_${s}_${side} ${CMAKE_CURRENT_LIST_DIR}/notify_${side}.c)
+    target_link_libraries(sample_${s}_${side} PRIVATE ascendcl)
+    target_compile_definitions(sample_${s}_${side} PRIVATE _GNU_SOURCE
+      WITH_PID=$<IF:$<STREQUAL:${s},notify_0_withpid>,1,0>)
+  endforeach()
+  add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s};OPENACL_DEVICE_COUNT=4"
+    LABELS threads)
 endforeach()
