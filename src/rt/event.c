@@ -580,7 +580,7 @@ int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t 
 
 /* The bell thread: another process changed the event's signal (or tick:
  * time to look whether anyone is left to record it). */
-static void acl__event_poke(void *obj, int tick) {
+static void acl__event_poke(void *obj, int tick, acl__ipcsig_help *help) {
   acl__event *e = obj;
   int lost = 0;
   if (tick) {
@@ -600,6 +600,7 @@ static void acl__event_poke(void *obj, int tick) {
       *pp = w->next;
       w->next = NULL;
       acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
+      acl__ipcsig_help_add(help, w->stream);
     } else {
       pp = &w->next;
     }

@@ -31,6 +31,7 @@
 #include "common/errmsg.h"
 #include "common/log.h"
 #include "rt/executor.h"
+#include "rt/rt.h"
 
 static struct {
   pthread_mutex_t reg_lock;
@@ -57,6 +58,37 @@ static void acl__sig_atfork_child(void) {
 
 static void acl__sig_setup(void) { pthread_atfork(NULL, NULL, acl__sig_atfork_child); }
 
+void acl__ipcsig_help_add(acl__ipcsig_help *h, acl__stream *s) {
+  if (h->n == ACL__IPCSIG_HELP_MAX)
+    return;
+  for (int i = 0; i < h->n; i++)
+    if (h->s[i] == s)
+      return;
+  pthread_mutex_lock(&s->lock);
+  s->users++; /* as a synchronising thread: the stream is not freed under us */
+  pthread_mutex_unlock(&s->lock);
+  h->s[h->n++] = s;
+}
+
+/* Runs the woken streams' ready tasks in the bell thread, as a thread that
+ * synchronises a stream does (acl__stream_help: up to a task only an
+ * executor runs, or until the stream parks again), then lets go of them. */
+static void acl__sig_run(acl__ipcsig_help *h) {
+  for (int i = 0; i < h->n; i++) {
+    acl__stream *s = h->s[i];
+    pthread_mutex_lock(&s->lock);
+    if (!s->destroying)
+      acl__stream_help(s, UINT64_MAX);
+    s->users--;
+    if (s->destroying) {
+      pthread_cond_broadcast(&s->idle_cond);
+      acl__stream_settle_locked(s);
+    }
+    pthread_mutex_unlock(&s->lock);
+  }
+  h->n = 0;
+}
+
 static void *acl__sig_bell_main(void *arg) {
   acl__ds *ds = arg;
   _Atomic uint32_t *bell = acl__ds_bell(ds);
@@ -65,11 +97,13 @@ static void *acl__sig_bell_main(void *arg) {
     uint32_t seen = atomic_load(bell);
     uint64_t now = acl__now_ns();
     int tick = now >= next_tick;
+    acl__ipcsig_help help = {{NULL}, 0};
     pthread_mutex_lock(&acl__sig.watch_lock);
     int any = acl__sig.watchers != NULL;
     for (acl__ipcsig_watcher *w = acl__sig.watchers; w != NULL; w = w->next)
-      w->poke(w->obj, tick);
+      w->poke(w->obj, tick, &help);
     pthread_mutex_unlock(&acl__sig.watch_lock);
+    acl__sig_run(&help);
     if (tick)
       next_tick = now + (uint64_t)ACL__IPCSIG_TICK_MS * 1000000u;
     if (atomic_load(&acl__sig.stop))

@@ -21,9 +21,16 @@
 
 #define ACL__IPCSIG_TICK_MS 100
 
+/* Streams a poke unparked, for the bell thread to run at once (below). */
+#define ACL__IPCSIG_HELP_MAX 16
+typedef struct acl__ipcsig_help {
+  struct acl__stream *s[ACL__IPCSIG_HELP_MAX];
+  int n;
+} acl__ipcsig_help;
+
 typedef struct acl__ipcsig_watcher {
   struct acl__ipcsig_watcher *prev, *next;
-  void (*poke)(void *obj, int tick);
+  void (*poke)(void *obj, int tick, acl__ipcsig_help *help);
   void *obj;
   int listed;
 } acl__ipcsig_watcher;
@@ -43,6 +50,12 @@ void acl__ipcsig_unwatch(acl__ipcsig_watcher *w);
 void acl__ipcsig_ring(acl__ds_sig *s);
 /* 0 when every other process that could signal s is gone. */
 int acl__ipcsig_peers(int32_t index);
+/* A poke unparked stream s, which the caller (holding the lock of the
+ * object the wait is parked on: s is alive) keeps alive as a user of the
+ * stream; the bell thread then runs its ready tasks itself, after the
+ * pokes, instead of waking an executor for them: one thread hand-off less
+ * per cross-process signal.  Full: nothing is kept (an executor runs it). */
+void acl__ipcsig_help_add(acl__ipcsig_help *h, struct acl__stream *s);
 /* This process's bit in a signal's `waiting` and `attached` masks. */
 uint64_t acl__ipcsig_my_bit(void);
 /* aclFinalize: stops the bell thread and leaves the registry. */

@@ -141,6 +141,12 @@ static int nf_try(acl__notify *n, const nf_wait *w) {
   }
 }
 
+/* Notify lock held: 1 when w would go on now (nothing is taken). */
+static int nf_holds_now(acl__notify *n, const nf_wait *w) {
+  uint64_t v = atomic_load(n->word);
+  return n->count ? nf_holds(v, w->mode, w->value) : v != 0;
+}
+
 static uint64_t nf_apply(uint64_t v, uint32_t mode, uint32_t value) {
   uint32_t c = (uint32_t)v;
   switch (mode) {
@@ -512,7 +518,7 @@ void acl__notify_context_gone(acl__context *c) {
 
 /* The bell thread: another process changed the signal (or tick: time to
  * look whether anyone is left to record it). */
-static void nf_poke(void *obj, int tick) {
+static void nf_poke(void *obj, int tick, acl__ipcsig_help *help) {
   acl__notify *n = obj;
   int lost = 0;
   if (tick) {
@@ -528,7 +534,10 @@ static void nf_poke(void *obj, int tick) {
       w->result = ACL_ERROR_RT_SUSPECT_REMOTE_ERROR;
       nf_unlink_locked(n, w);
     }
-    acl__stream_unpark(w->t.stream);
+    if (w->result != 0 || nf_holds_now(n, w)) { /* only the waits that can go on */
+      acl__stream_unpark(w->t.stream);
+      acl__ipcsig_help_add(help, w->t.stream);
+    }
   }
   pthread_mutex_unlock(&n->lock);
 }

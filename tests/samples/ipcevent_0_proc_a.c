@@ -5,8 +5,13 @@
  * records it, hands its handle to process B through ./event_handle.bin and
  * waits for ./consumer_done.flag.  run_sample.sh starts proc_a and proc_b
  * at once and checks proc_a's log for "cleanup completed".
+ *
+ * With an argument N it is the producer of the vendor's
+ * 1_ipcevent_multi_device: N consumers on devices 1..N each write
+ * ./consumer_<id>.done, and the producer ends with "finished successfully".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -20,8 +25,9 @@
     }                                                                                     \
   } while (0)
 
-int main(void) {
+int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  int consumers = argc > 1 ? atoi(argv[1]) : 0; /* 0: the single-consumer sample */
   CHECK_ACL(aclInit(NULL));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = NULL;
@@ -49,7 +55,14 @@ int main(void) {
   printf("Process A: IPC event handle written to ./event_handle.bin\n");
   int done = 0;
   for (int i = 0; i < 300 && !done; i++) { /* up to 30 s */
-    done = access("./consumer_done.flag", F_OK) == 0;
+    done = 1;
+    for (int c = 1; c <= consumers; c++) {
+      char flag[64];
+      snprintf(flag, sizeof(flag), "./consumer_%d.done", c);
+      done &= access(flag, F_OK) == 0;
+    }
+    if (consumers == 0)
+      done = access("./consumer_done.flag", F_OK) == 0;
     if (!done)
       usleep(100000);
   }
@@ -65,5 +78,7 @@ int main(void) {
   remove("./event_handle.bin");
   remove("./consumer_done.flag");
   printf("Process A: cleanup completed\n");
+  if (consumers > 0)
+    printf("Producer finished successfully\n");
   return 0;
 }

@@ -3,7 +3,8 @@
  * example/2_advanced_features/ipcevent/0_ipcevent/proc_b: the consumer on
  * device 0 (or the device given) opens A's IPC event from
  * ./event_handle.bin, makes its stream wait for it, records it itself after
- * 2 s, and signals A through ./consumer_done.flag.
+ * 2 s, and signals A through ./consumer_done.flag (./consumer_<id>.done
+ * when run as consumer <id> of the multi-device sample: proc_b <device> <id>).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   int32_t device = argc > 1 ? atoi(argv[1]) : 0;
+  int consumer = argc > 2 ? atoi(argv[2]) : 0;
   aclrtIpcEventHandle handle;
   int got = 0;
   for (int i = 0; i < 300 && !got; i++) { /* up to 30 s */
@@ -56,7 +58,10 @@ int main(int argc, char **argv) {
   printf("Process B: event status = %d (1=completed)\n", (int)status);
   if (status != ACL_EVENT_RECORDED_STATUS_COMPLETE)
     return 1;
-  FILE *f = fopen("./consumer_done.flag", "w");
+  char flag[64] = "./consumer_done.flag";
+  if (consumer > 0)
+    snprintf(flag, sizeof(flag), "./consumer_%d.done", consumer);
+  FILE *f = fopen(flag, "w");
   if (f != NULL)
     fclose(f);
   CHECK_ACL(aclrtDestroyEvent(event));

@@ -64,6 +64,24 @@ run_pair() {
 }
 
 case $name in
+ipcevent_1_multi_device)
+  # the producer on device 0, consumers on devices 1 and 2, started at once
+  "$bin/sample_ipcevent_0_proc_a" 2 > producer.log 2>&1 &
+  p_pid=$!
+  "$bin/sample_ipcevent_0_proc_b" 1 1 > consumer_1.log 2>&1 &
+  c1=$!
+  "$bin/sample_ipcevent_0_proc_b" 2 2 > consumer_2.log 2>&1 &
+  c2=$!
+  rc=0
+  wait "$p_pid" || rc=$?
+  wait "$c1" || rc=$?
+  wait "$c2" || rc=$?
+  cat producer.log consumer_1.log consumer_2.log > "$out"
+  [ "$rc" -eq 0 ] || fail "a process exited with status $rc"
+  grep -q "finished successfully" producer.log || fail "no 'finished successfully' in producer.log"
+  [ "$(grep -c 'Process B: cleanup completed' "$out")" -eq 2 ] || fail "not both consumers completed"
+  echo "[SUCCESS] IPC event synchronization across devices works correctly."
+  ;;
 notify_0_withpid | notify_1_withoutpid)
   run_pair "$bin/sample_${name}_proc_a" "$bin/sample_${name}_proc_b"
   for l in "Process A: enable data interaction between device 2 and device 3" \

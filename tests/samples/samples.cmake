@@ -64,3 +64,11 @@ foreach(s notify_0_withpid notify_1_withoutpid)
     ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s};OPENACL_DEVICE_COUNT=4"
     LABELS threads)
 endforeach()
+
+# The vendor's 1_ipcevent_multi_device: ipcevent_0's programs, one producer on
+# device 0 and two consumers on devices 1 and 2.
+add_test(NAME samples/ipcevent_1_multi_device
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ipcevent_1_multi_device ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(samples/ipcevent_1_multi_device PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+  ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_ipcevent_1;OPENACL_DEVICE_COUNT=3"
+  LABELS threads)
