@@ -518,6 +518,159 @@ static PYACL_FASTCALL(py_ipc_mem_close) {
   return pyacl_ret(aclrtIpcMemClose(key));
 }
 
+/* Virtual memory and shareable handles (docs/processes.md). */
+
+/* prop for malloc_physical / mem_get_allocation_granularity: {'memAttr': int,
+ * 'location': {'id': int, 'type': int}} required (KeyError when missing),
+ * 'handleType', 'allocationType', 'reserve' optional (0). */
+static int parse_phys_prop(const char *name, PyObject *d, aclrtPhysicalMemProp *p) {
+  memset(p, 0, sizeof *p);
+  unsigned long long v = 0;
+  static const char *const optional[] = {"handleType", "allocationType", "reserve"};
+  for (int i = 0; i < 3; i++) {
+    v = 0;
+    if (PyDict_GetItemString(d, optional[i]) != NULL && !cfg_int(name, d, optional[i], &v))
+      return 0;
+    if (i == 0)
+      p->handleType = (aclrtMemHandleType)(int)v;
+    else if (i == 1)
+      p->allocationType = (aclrtMemAllocationType)(int)v;
+    else
+      p->reserve = v;
+  }
+  if (!cfg_int(name, d, "memAttr", &v))
+    return 0;
+  p->memAttr = (aclrtMemAttr)(int)v;
+  PyObject *loc = cfg_item(d, "location");
+  if (!loc)
+    return 0;
+  if (!PyDict_Check(loc)) {
+    PyErr_Format(PyExc_TypeError, "%s args parse failed: prop 'location' must be a dict", name);
+    return 0;
+  }
+  if (!cfg_int(name, loc, "id", &v))
+    return 0;
+  p->location.id = (uint32_t)v;
+  if (!cfg_int(name, loc, "type", &v))
+    return 0;
+  p->location.type = (aclrtMemLocationType)(int)v;
+  return 1;
+}
+
+static PYACL_FASTCALL(py_reserve_mem_address) {
+  (void)self;
+  size_t size, alignment;
+  void *expect;
+  uint64_t flags;
+  if (!pyacl_parse("acl.rt.reserve_mem_address", args, nargs, "zzpK", &size, &alignment, &expect, &flags))
+    return NULL;
+  void *p = NULL;
+  aclError ret = aclrtReserveMemAddress(&p, size, alignment, expect, flags);
+  return pyacl_tuple_ret(pyacl_ptr(ret == ACL_SUCCESS ? p : NULL), ret);
+}
+
+static PYACL_FASTCALL(py_release_mem_address) {
+  (void)self;
+  void *p;
+  if (!pyacl_parse("acl.rt.release_mem_address", args, nargs, "p", &p))
+    return NULL;
+  return pyacl_ret(aclrtReleaseMemAddress(p));
+}
+
+static PYACL_FASTCALL(py_malloc_physical) {
+  (void)self;
+  size_t size;
+  PyObject *d;
+  uint64_t flags;
+  if (!pyacl_parse("acl.rt.malloc_physical", args, nargs, "zdK", &size, &d, &flags))
+    return NULL;
+  aclrtPhysicalMemProp prop;
+  if (!parse_phys_prop("acl.rt.malloc_physical", d, &prop))
+    return NULL;
+  aclrtDrvMemHandle h = NULL;
+  aclError ret = aclrtMallocPhysical(&h, size, &prop, flags);
+  return pyacl_tuple_ret(pyacl_ptr(ret == ACL_SUCCESS ? h : NULL), ret);
+}
+
+static PYACL_FASTCALL(py_free_physical) {
+  (void)self;
+  void *h;
+  if (!pyacl_parse("acl.rt.free_physical", args, nargs, "p", &h))
+    return NULL;
+  return pyacl_ret(aclrtFreePhysical(h));
+}
+
+static PYACL_FASTCALL(py_map_mem) {
+  (void)self;
+  void *p, *h;
+  size_t size, offset;
+  uint64_t flags;
+  if (!pyacl_parse("acl.rt.map_mem", args, nargs, "pzzpK", &p, &size, &offset, &h, &flags))
+    return NULL;
+  return pyacl_ret(aclrtMapMem(p, size, offset, h, flags));
+}
+
+static PYACL_FASTCALL(py_unmap_mem) {
+  (void)self;
+  void *p;
+  if (!pyacl_parse("acl.rt.unmap_mem", args, nargs, "p", &p))
+    return NULL;
+  return pyacl_ret(aclrtUnmapMem(p));
+}
+
+static PYACL_FASTCALL(py_mem_export_to_shareable_handle) {
+  (void)self;
+  void *h;
+  int32_t type;
+  uint64_t flags;
+  if (!pyacl_parse("acl.rt.mem_export_to_shareable_handle", args, nargs, "piK", &h, &type, &flags))
+    return NULL;
+  uint64_t sh = 0;
+  aclError ret = aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)type, flags, &sh);
+  return pyacl_tuple_ret(PyLong_FromUnsignedLongLong(ret == ACL_SUCCESS ? sh : 0), ret);
+}
+
+static PYACL_FASTCALL(py_mem_set_pid_to_shareable_handle) {
+  (void)self;
+  uint64_t sh;
+  PyObject *list;
+  if (!pyacl_parse("acl.rt.mem_set_pid_to_shareable_handle", args, nargs, "Kl", &sh, &list))
+    return NULL;
+  int64_t v[64];
+  size_t n = 0;
+  if (!pyacl_list_to_i64("acl.rt.mem_set_pid_to_shareable_handle", list, v, 64, &n))
+    return NULL;
+  int32_t pids[64];
+  for (size_t i = 0; i < n; i++)
+    pids[i] = (int32_t)v[i];
+  return pyacl_ret(aclrtMemSetPidToShareableHandle(sh, n > 0 ? pids : NULL, n));
+}
+
+static PYACL_FASTCALL(py_mem_import_from_shareable_handle) {
+  (void)self;
+  uint64_t sh;
+  int32_t dev;
+  if (!pyacl_parse("acl.rt.mem_import_from_shareable_handle", args, nargs, "Ki", &sh, &dev))
+    return NULL;
+  aclrtDrvMemHandle h = NULL;
+  aclError ret = aclrtMemImportFromShareableHandle(sh, dev, &h);
+  return pyacl_tuple_ret(pyacl_ptr(ret == ACL_SUCCESS ? h : NULL), ret);
+}
+
+static PYACL_FASTCALL(py_mem_get_allocation_granularity) {
+  (void)self;
+  PyObject *d;
+  int32_t option;
+  if (!pyacl_parse("acl.rt.mem_get_allocation_granularity", args, nargs, "di", &d, &option))
+    return NULL;
+  aclrtPhysicalMemProp prop;
+  if (!parse_phys_prop("acl.rt.mem_get_allocation_granularity", d, &prop))
+    return NULL;
+  size_t g = 0;
+  aclError ret = aclrtMemGetAllocationGranularity(&prop, (aclrtMemGranularityOptions)option, &g);
+  return pyacl_tuple_ret(PyLong_FromSize_t(ret == ACL_SUCCESS ? g : 0), ret);
+}
+
 PyMethodDef pyacl_rt_memory_methods[] = {
     PYACL_FN("malloc", py_malloc),
     PYACL_FN("malloc_align32", py_malloc_align32),
@@ -532,6 +685,16 @@ PyMethodDef pyacl_rt_memory_methods[] = {
     PYACL_FN("ipc_mem_set_import_pid", py_ipc_mem_set_import_pid),
     PYACL_FN("ipc_mem_import_by_key", py_ipc_mem_import_by_key),
     PYACL_FN("ipc_mem_close", py_ipc_mem_close),
+    PYACL_FN("reserve_mem_address", py_reserve_mem_address),
+    PYACL_FN("release_mem_address", py_release_mem_address),
+    PYACL_FN("malloc_physical", py_malloc_physical),
+    PYACL_FN("free_physical", py_free_physical),
+    PYACL_FN("map_mem", py_map_mem),
+    PYACL_FN("unmap_mem", py_unmap_mem),
+    PYACL_FN("mem_export_to_shareable_handle", py_mem_export_to_shareable_handle),
+    PYACL_FN("mem_set_pid_to_shareable_handle", py_mem_set_pid_to_shareable_handle),
+    PYACL_FN("mem_import_from_shareable_handle", py_mem_import_from_shareable_handle),
+    PYACL_FN("mem_get_allocation_granularity", py_mem_get_allocation_granularity),
     PYACL_FN("memcpy", py_memcpy),
     PYACL_FN("memcpy_async", py_memcpy_async),
     PYACL_FN("memcpy_async_with_condition", py_memcpy_async_with_condition),

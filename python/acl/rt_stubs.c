@@ -15,16 +15,6 @@
 
 const pyacl_stub pyacl_rt_stubs[] = {
     /* memory */
-    {"reserve_mem_address", "aclrtReserveMemAddress", "zzpK", PYACL_VAL_RET},
-    {"release_mem_address", "aclrtReleaseMemAddress", "p", PYACL_RET},
-    {"malloc_physical", "aclrtMallocPhysical", "zdK", PYACL_VAL_RET},
-    {"free_physical", "aclrtFreePhysical", "p", PYACL_RET},
-    {"map_mem", "aclrtMapMem", "pzzpK", PYACL_RET},
-    {"unmap_mem", "aclrtUnmapMem", "p", PYACL_RET},
-    {"mem_export_to_shareable_handle", "aclrtMemExportToShareableHandle", "piK", PYACL_VAL_RET},
-    {"mem_set_pid_to_shareable_handle", "aclrtMemSetPidToShareableHandle", "Kl", PYACL_RET},
-    {"mem_import_from_shareable_handle", "aclrtMemImportFromShareableHandle", "Ki", PYACL_VAL_RET},
-    {"mem_get_allocation_granularity", "aclrtMemGetAllocationGranularity", "di", PYACL_VAL_RET},
     {"mem_uce_repair", "aclrtMemUceRepair", "il", PYACL_RET},         /* USE_MDL only */
     {NULL, NULL, NULL, PYACL_RET},
 };

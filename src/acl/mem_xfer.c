@@ -66,6 +66,18 @@ static int acl__side_is_device(const acl__ptr_info *in) {
  * allocation, and `extent` bytes from it must stay inside. */
 static int acl__xfer_side(const char *api, const char *name, const void *p, size_t extent, const acl__ptr_info *in) {
   if (in->kind == ACL__PTR_DEVICE_UNALLOCATED) {
+    if (in->vmm == ACL__VMM_NO_ACCESS)
+      return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s %p is virtual memory mapped with aclrtMemMapNoAccess, which no device may access yet. "
+                       "Remedy: grant access first: aclrtMemSetAccess on the mapping with "
+                       "ACL_RT_MEM_ACCESS_FLAGS_READWRITE for the device",
+                       name, p);
+    if (in->vmm == ACL__VMM_UNMAPPED)
+      return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s %p is in the %zu-byte address range reserved at %p (aclrtReserveMemAddress), where no "
+                       "physical memory is mapped. Remedy: map physical memory there first (aclrtMallocPhysical, "
+                       "then aclrtMapMem)",
+                       name, p, in->alloc_size, in->alloc_base);
     if (in->dev == NULL)
       return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
                        "%s %p points into the memory of a device that is no longer open (reset, or the parent "

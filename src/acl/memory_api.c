@@ -534,9 +534,10 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
   return 0;
 }
 
-/* aclrtCheckMemType: DVPP memory (acldvppMalloc) and reserved ranges
- * (aclrtReserveMemAddress) are kinds openacl's memory never is, so only
- * ACL_RT_MEM_TYPE_DEV can match: a live device allocation of any device. */
+/* aclrtCheckMemType: openacl has no DVPP memory (acldvppMalloc), so
+ * ACL_RT_MEM_TYPE_DEV matches a live device allocation of any device and
+ * ACL_RT_MEM_TYPE_RSVD an address in a range reserved with
+ * aclrtReserveMemAddress (mapped or not); DVPP matches nothing. */
 aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult, uint32_t reserve) {
   ACL__PROF_API_SCOPE();
   int live_rc = 0;
@@ -558,7 +559,8 @@ aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uin
   for (uint32_t i = 0; i < size && ok; i++) {
     acl__ptr_info in;
     acl__mem_classify(addrList[i], &in);
-    ok = (memType & ACL_RT_MEM_TYPE_DEV) != 0 && in.kind == ACL__PTR_DEVICE;
+    ok = in.vmm != ACL__VMM_NONE ? (memType & ACL_RT_MEM_TYPE_RSVD) != 0
+                                 : (memType & ACL_RT_MEM_TYPE_DEV) != 0 && in.kind == ACL__PTR_DEVICE;
   }
   *checkResult = ok;
   return 0;

@@ -73,7 +73,11 @@
  *                    the object `fd` (another process's mem_fd, opened here)
  *                    over the region's [addr, addr + len) with the device's
  *                    protection (the alias mapped too); fd -1 puts the
- *                    device's own memory back.  addr, len, off page-aligned.
+ *                    device's own memory back (fresh pages where the region
+ *                    is private memory).  addr, len, off page-aligned.  Also
+ *                    how virtual memory management maps a physical
+ *                    allocation (its own memfd, src/rt/vmm.c) into a
+ *                    reserved range of the region.
  *
  * Hooks that return int return 0 on success or an aclError the runtime
  * passes on to the user (module_load: a code such as ACL_ERROR_INVALID_FILE

@@ -38,7 +38,7 @@
 #include "common/log.h"
 
 #define ACL__DS_MAGIC 0x6f61636c64657631ull /* "oacldev1" */
-#define ACL__DS_VERSION 2u
+#define ACL__DS_VERSION 3u /* 2: shared signals; 3: and the shareable-handle table */
 
 typedef struct acl__ds_slot {
   int32_t pid; /* 0: free */
@@ -73,6 +73,23 @@ typedef struct acl__ds_sig_ent {
   acl__ds_sig s;
 } acl__ds_sig_ent;
 
+/* One shareable physical-memory handle (devshare.h). */
+typedef struct acl__ds_shr {
+  uint32_t live;
+  int32_t owner;      /* the exporter's slot; -1 once it freed the memory or died (no new imports) */
+  int32_t owner_pid;
+  int32_t fd;         /* the exporter's memfd, a descriptor of the exporter */
+  uint64_t ino, devno; /* that object's identity, checked after an importer opened it */
+  uint64_t handle;
+  uint64_t size, gran;
+  uint64_t charged;   /* bytes charged for it: the exporter's while it holds them, then this entry's */
+  uint32_t attr;
+  uint32_t check_pid;
+  uint32_t npids;
+  int32_t pids[ACL__DS_PIDS];
+  uint16_t imports[ACL__DS_SLOTS]; /* open imports per process slot */
+} acl__ds_shr;
+
 typedef struct acl__ds_shm {
   uint64_t magic;
   uint32_t version, size;
@@ -83,6 +100,7 @@ typedef struct acl__ds_shm {
   acl__ds_slot slots[ACL__DS_SLOTS];
   acl__ds_exp exports[ACL__DS_EXPORTS];
   acl__ds_sig_ent sigs[ACL__DS_SIGS];
+  acl__ds_shr shares[ACL__DS_SHARES];
 } acl__ds_shm;
 
 struct acl__ds {
@@ -164,13 +182,60 @@ static int acl__ds_sigs_leave(acl__ds_shm *m, int i) {
   return n;
 }
 
+static int acl__ds_share_imported(const acl__ds_shr *e) {
+  for (int i = 0; i < ACL__DS_SLOTS; i++)
+    if (e->imports[i] != 0)
+      return 1;
+  return 0;
+}
+
+/* Mutex held: slot leaves (ended, or died) as far as shareable handles go:
+ * its imports are gone; the handles it exported take no new imports, and
+ * die unless other processes still hold imports, in which case their bytes
+ * stay charged to the entry.  Returns the bytes so kept, which the caller
+ * leaves in `used` while it gives back the rest of the slot's. */
+static uint64_t acl__ds_share_drop_slot(acl__ds_shm *m, int slot) {
+  uint64_t kept = 0;
+  for (int k = 0; k < ACL__DS_SHARES; k++) {
+    acl__ds_shr *e = &m->shares[k];
+    if (!e->live)
+      continue;
+    e->imports[slot] = 0;
+    if (e->owner != slot)
+      continue;
+    if (acl__ds_share_imported(e)) {
+      e->owner = -1;
+      kept += e->charged;
+    } else {
+      memset(e, 0, sizeof(*e));
+    }
+  }
+  return kept;
+}
+
+/* Mutex held: entries whose exporter is gone and whose last import closed
+ * give their bytes back. */
+static void acl__ds_share_reap(acl__ds_shm *m) {
+  for (int k = 0; k < ACL__DS_SHARES; k++) {
+    acl__ds_shr *e = &m->shares[k];
+    if (e->live && e->owner < 0 && !acl__ds_share_imported(e)) {
+      atomic_fetch_sub(&m->used, e->charged);
+      memset(e, 0, sizeof(*e));
+    }
+  }
+}
+
 /* Mutex held: forgets processes that are gone, with their bytes and keys. */
 static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
+  int swept = 0;
   for (int i = 0; i < ACL__DS_SLOTS; i++) {
     acl__ds_slot *s = &m->slots[i];
     if (s->pid == 0 || acl__ds_alive(s))
       continue;
+    swept = 1;
     uint64_t b = atomic_exchange(&s->bytes, 0);
+    uint64_t kept = acl__ds_share_drop_slot(m, i); /* bytes importers still hold */
+    b = b > kept ? b - kept : 0;
     atomic_fetch_sub(&m->used, b);
     int keys = 0;
     for (int k = 0; k < ACL__DS_EXPORTS; k++)
@@ -191,6 +256,8 @@ static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
                 dev_id, (int)s->pid, (unsigned long long)b, keys, keys == 1 ? "" : "s");
     s->pid = 0;
   }
+  if (swept)
+    acl__ds_share_reap(m);
 }
 
 static int acl__ds_lock(acl__ds_shm *m, int dev_id) {
@@ -405,7 +472,10 @@ void acl__ds_close(acl__ds *ds) {
   acl__ds_shm *m = ds->shm;
   if (acl__ds_lock(m, ds->dev_id) == 0) {
     acl__ds_slot *s = &m->slots[ds->slot];
-    atomic_fetch_sub(&m->used, atomic_exchange(&s->bytes, 0));
+    uint64_t b = atomic_exchange(&s->bytes, 0);
+    uint64_t kept = acl__ds_share_drop_slot(m, ds->slot);
+    atomic_fetch_sub(&m->used, b > kept ? b - kept : 0);
+    acl__ds_share_reap(m);
     for (int k = 0; k < ACL__DS_EXPORTS; k++)
       if (m->exports[k].live && m->exports[k].slot == ds->slot)
         memset(&m->exports[k], 0, sizeof(m->exports[k]));
@@ -726,6 +796,158 @@ int acl__ds_sig_peers(acl__ds *ds, int32_t index) {
   int r = !atomic_load(&s->had_peer) || (atomic_load(&s->attached) & ~(1ull << ds->slot)) != 0;
   acl__ds_unlock(m);
   return r;
+}
+
+/* ---- shareable physical-memory handles ------------------------------------------ */
+
+static int acl__ds_random(void *buf, size_t len) {
+  size_t got = 0;
+  while (got < len) {
+    ssize_t n = getrandom((char *)buf + got, len - got, 0);
+    if (n <= 0 && errno != EINTR)
+      return -1;
+    if (n > 0)
+      got += (size_t)n;
+  }
+  return 0;
+}
+
+static acl__ds_shr *acl__ds_share_find(acl__ds_shm *m, uint64_t handle) {
+  for (int k = 0; k < ACL__DS_SHARES; k++)
+    if (m->shares[k].live && m->shares[k].handle == handle && handle != 0)
+      return &m->shares[k];
+  return NULL;
+}
+
+int acl__ds_share_export(acl__ds *ds, int fd, uint64_t size, uint64_t gran, uint32_t attr, uint64_t charged,
+                         int check_pid, uint64_t *handle_out) {
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    return ACL__DS_FULL;
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_FULL;
+  int r = ACL__DS_FULL;
+  acl__ds_shr *e = NULL;
+  for (int k = 0; k < ACL__DS_SHARES && e == NULL; k++)
+    if (!m->shares[k].live)
+      e = &m->shares[k];
+  uint64_t h = 0;
+  /* 64 random bits, never 0, never a handle in use */
+  for (int tries = 0; e != NULL && tries < 8 && h == 0; tries++)
+    if (acl__ds_random(&h, sizeof(h)) != 0 || acl__ds_share_find(m, h) != NULL)
+      h = 0;
+  if (e != NULL && h != 0) {
+    memset(e, 0, sizeof(*e));
+    e->live = 1;
+    e->owner = ds->slot;
+    e->owner_pid = m->slots[ds->slot].pid;
+    e->fd = fd;
+    e->ino = (uint64_t)st.st_ino;
+    e->devno = (uint64_t)st.st_dev;
+    e->handle = h;
+    e->size = size;
+    e->gran = gran;
+    e->charged = charged;
+    e->attr = attr;
+    e->check_pid = check_pid != 0;
+    *handle_out = h;
+    r = 0;
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_share_allow(acl__ds *ds, uint64_t handle, const int32_t *pids, size_t n) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_shr *e = acl__ds_share_find(m, handle);
+  int r = e == NULL || e->owner < 0 ? ACL__DS_NO_KEY : e->owner != ds->slot ? ACL__DS_NOT_OWNER : 0;
+  for (size_t i = 0; r == 0 && i < n; i++) {
+    int have = 0;
+    for (uint32_t j = 0; j < e->npids; j++)
+      have |= e->pids[j] == pids[i];
+    if (have)
+      continue;
+    if (e->npids == ACL__DS_PIDS)
+      r = ACL__DS_FULL;
+    else
+      e->pids[e->npids++] = pids[i];
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+int acl__ds_share_import(acl__ds *ds, uint64_t handle, acl__ds_share_info *info, int *fd_out) {
+  acl__ds_shm *m = ds->shm;
+  *fd_out = -1;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return ACL__DS_NO_KEY;
+  acl__ds_shr *e = acl__ds_share_find(m, handle);
+  int r = e == NULL || e->owner < 0 ? ACL__DS_NO_KEY : e->owner == ds->slot ? ACL__DS_SELF : 0;
+  if (r == 0 && e->check_pid) {
+    int ok = 0;
+    for (uint32_t j = 0; j < e->npids; j++)
+      ok |= e->pids[j] == (int32_t)getpid();
+    if (!ok)
+      r = ACL__DS_DENIED;
+  }
+  if (r == 0) {
+    info->owner_pid = e->owner_pid;
+    info->size = e->size;
+    info->gran = e->gran;
+    info->attr = e->attr;
+    /* Opened under the lock: the exporter gives the entry up before it
+     * closes the descriptor, so the number cannot name another file yet;
+     * the identity check is a second guard. */
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)e->owner_pid, (int)e->fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || (uint64_t)st.st_ino != e->ino || (uint64_t)st.st_dev != e->devno)) {
+      close(fd);
+      fd = -1;
+    }
+    if (fd < 0) {
+      r = ACL__DS_GONE;
+    } else {
+      e->imports[ds->slot]++;
+      *fd_out = fd;
+    }
+  }
+  acl__ds_unlock(m);
+  return r;
+}
+
+void acl__ds_share_import_done(acl__ds *ds, uint64_t handle) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return;
+  acl__ds_shr *e = acl__ds_share_find(m, handle);
+  if (e != NULL && e->imports[ds->slot] > 0) {
+    e->imports[ds->slot]--;
+    acl__ds_share_reap(m);
+  }
+  acl__ds_unlock(m);
+}
+
+int acl__ds_share_release(acl__ds *ds, uint64_t handle) {
+  acl__ds_shm *m = ds->shm;
+  if (acl__ds_lock(m, ds->dev_id) != 0)
+    return 0;
+  acl__ds_shr *e = acl__ds_share_find(m, handle);
+  int kept = 0;
+  if (e != NULL && e->owner == ds->slot) {
+    if (acl__ds_share_imported(e)) {
+      e->owner = -1;
+      kept = 1;
+    } else {
+      memset(e, 0, sizeof(*e));
+    }
+  }
+  acl__ds_unlock(m);
+  return kept;
 }
 
 /* ---- listing ------------------------------------------------------------------ */

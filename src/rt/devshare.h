@@ -2,7 +2,8 @@
  * devshare.h - one simulated device shared by the processes of a user
  * (docs/processes.md): a registry per device in POSIX shared memory that
  * records which processes use the device, how much of its memory each
- * holds, and the IPC export keys; the device's capacity is charged there,
+ * holds, the IPC export keys and the shareable physical-memory handles;
+ * the device's capacity is charged there,
  * so every process sees the same free memory.
  *
  * The registry is /dev/shm/openacl-u<uid>[-<OPENACL_SHARED_DEVICE_NAME>]-dev<id>,
@@ -45,7 +46,9 @@ int acl__ds_enabled(void);
  * device). */
 acl__ds *acl__ds_open(int dev_id, uint64_t capacity, int mem_fd, uint64_t *capacity_out, char *why, size_t why_len);
 /* Leaves the registry: gives back what this process still holds, kills its
- * keys, unlinks the registry when it was the last process. */
+ * keys and shareable handles (their bytes stay charged while other
+ * processes hold imports of them), unlinks the registry when it was the
+ * last process. */
 void acl__ds_close(acl__ds *ds);
 /* Maps device dev_id's registry without joining it (no process entry, no
  * charge): for the keys of a device this process does not use, when it
@@ -141,6 +144,47 @@ void acl__ds_bell_ring(_Atomic uint32_t *bell);
 /* Sleeps until the bell moves from `seen`, timeout_ms passes (-1: no
  * limit) or a spurious wake-up. */
 void acl__ds_bell_wait(_Atomic uint32_t *bell, uint32_t seen, int timeout_ms);
+
+/* ---- shareable physical-memory handles (src/rt/vmm.c) --------------------------
+ * A table of its own beside the IPC keys: each entry is one physical
+ * allocation (aclrtMallocPhysical, its own memfd) that its exporter turned
+ * into a 64-bit random handle.  Importers open the exporter's memfd through
+ * /proc/<pid>/fd/<fd> while the registry is locked (so the fd number cannot
+ * have been reused meanwhile) and keep their own descriptor: the pages live
+ * until every process closed its one.  The bytes stay charged against the
+ * device until then too: when the exporter frees (or dies) while importers
+ * hold the memory, its charge moves into the entry, and the last importer's
+ * free (or death) gives it back. */
+
+#define ACL__DS_SHARES 256 /* live shareable handles per device */
+
+typedef struct acl__ds_share_info {
+  pid_t owner_pid;
+  uint64_t size;  /* bytes of the allocation */
+  uint64_t gran;  /* its granularity */
+  uint32_t attr;  /* the aclrtMemAttr it was allocated with */
+} acl__ds_share_info;
+
+/* Results of the share functions besides 0 and the ACL__DS_* key results. */
+#define ACL__DS_SELF 5 /* the caller exported that handle itself */
+#define ACL__DS_GONE 6 /* the exporter's memory can no longer be opened (ending) */
+
+/* Registers this process's allocation `fd` (size bytes, of which `charged`
+ * are charged against the device) under a new random handle. */
+int acl__ds_share_export(acl__ds *ds, int fd, uint64_t size, uint64_t gran, uint32_t attr, uint64_t charged,
+                         int check_pid, uint64_t *handle_out);
+/* The exporter adds pids to its handle's whitelist. */
+int acl__ds_share_allow(acl__ds *ds, uint64_t handle, const int32_t *pids, size_t n);
+/* An import by this process: whitelist checked, the exporter's memory
+ * opened (*fd_out, O_CLOEXEC, the caller's to close) and the import
+ * counted. */
+int acl__ds_share_import(acl__ds *ds, uint64_t handle, acl__ds_share_info *info, int *fd_out);
+/* An importer freed its import of handle. */
+void acl__ds_share_import_done(acl__ds *ds, uint64_t handle);
+/* The exporter frees its allocation: no new imports.  1 when imports are
+ * still open: the `charged` bytes then stay in use on the device (the caller
+ * gives back only its own share) until the last importer frees; else 0. */
+int acl__ds_share_release(acl__ds *ds, uint64_t handle);
 
 /* ---- listing (openacl devices, docs/processes.md) ----------------------- */
 

@@ -369,6 +369,7 @@ void acl__arena_free(acl__arena *a, acl__mblock *b) {
   b->owner = NULL;
   b->uoff = 0;
   b->exported = 0;
+  b->vmm = 0;
   acl__mblock *p = b->prev, *n = b->next;
   if (n != NULL && n->is_free) {
     acl__arena_list_remove(a, n);

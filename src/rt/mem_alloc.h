@@ -52,9 +52,11 @@ struct acl__mblock {
   uint32_t policy;
   uint16_t module; /* the component it is counted for (aclrtGetMemUsageInfo) */
   uint64_t serial; /* allocation number on this device */
-  void *owner;     /* the owner's record (host_register.c: the registration; memory.c: an IPC import) */
+  void *owner;     /* the owner's record (host_register.c: the registration; memory.c: an IPC import,
+                      or a reservation when vmm is set) */
   uint32_t uoff;   /* the allocation starts at addr + uoff (IPC imports of unaligned ranges), else 0 */
   uint8_t exported; /* memory.c: an IPC key was made for part of it */
+  uint8_t vmm;      /* a virtual address reservation (vmm.c): owner is its record, not an IPC import */
 };
 
 typedef struct acl__node_chunk acl__node_chunk;

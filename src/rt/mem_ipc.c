@@ -144,7 +144,7 @@ int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, ch
   char k[ACL__DS_KEY_LEN + 1];
   pthread_mutex_lock(&sp->lock);
   acl__mblock *b = sp->open ? acl__arena_find(&sp->arena, a) : NULL;
-  int r = b == NULL ? -1 : b->owner != NULL ? -2 : sp->ds == NULL ? -3 : 0;
+  int r = b == NULL ? -1 : b->vmm ? -4 : b->owner != NULL ? -2 : sp->ds == NULL ? -3 : 0;
   if (r == 0)
     r = acl__ds_export(sp->ds, a - sp->arena.base, size, check_pid, k);
   if (r == 0)
@@ -156,6 +156,11 @@ int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, ch
     return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
                      "%p was imported from another process (aclrtIpcMemImportByKey); only the process that "
                      "allocated memory can export it. Remedy: pass the key you imported on instead",
+                     p);
+  if (r == -4)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "%p is virtual memory mapped with aclrtMapMem, which has no IPC key. Remedy: share its "
+                     "physical memory with aclrtMemExportToShareableHandle instead",
                      p);
   if (r == -3)
     return acl__fail(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
@@ -283,7 +288,7 @@ struct acl__mem_ipc_find {
 static int acl__mem_ipc_find_cb(acl__mblock *b, void *arg) {
   struct acl__mem_ipc_find *f = arg;
   const acl__mem_import *rec = b->owner;
-  if (rec == NULL)
+  if (rec == NULL || b->vmm) /* a reservation's owner is vmm.c's record */
     return 0;
   if (f->key != NULL ? strcmp(rec->key, f->key) == 0 : b->addr + b->uoff == f->at || f->at == 0) {
     f->found = b;

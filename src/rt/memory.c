@@ -54,6 +54,7 @@
 #include "rt/mem_fault.h"
 #include "rt/mem_internal.h"
 #include "rt/mem_space.h"
+#include "rt/vmm.h"
 
 static struct acl__mem_space acl__spaces[ACL__ENV_MAX_DEVICES];
 
@@ -104,6 +105,7 @@ static void acl__mem_atfork_child(void) {
   acl__mem_reg_atfork_child();
   acl__mem_managed_atfork_child();
   acl__mem_fault_atfork_child();
+  acl__vmm_atfork_child();
 }
 
 static void acl__mem_init_once(void) {
@@ -233,6 +235,7 @@ void acl__mem_reset(acl__device *d) {
   struct acl__mem_space *sp = d->mem;
   if (sp == NULL)
     return;
+  acl__vmm_reset(d->id);     /* mappings, reservations and physical memory (logged) */
   acl__mem_ipc_reset(d->id); /* imports first: their pages are another process's */
   struct acl__leaks leaks;
   memset(&leaks, 0, sizeof(leaks));
@@ -281,6 +284,9 @@ void acl__mem_close(acl__device *d) {
 /* ---- lookups --------------------------------------------------------------- */
 
 /* The id of the region holding p, or -1. */
+static int acl__mem_region_of(uintptr_t p);
+int acl__mem_region_id(uintptr_t a) { return acl__mem_region_of(a); }
+
 static int acl__mem_region_of(uintptr_t p) {
   for (int i = 0; i < ACL__ENV_MAX_DEVICES; i++) {
     size_t span = atomic_load_explicit(&acl__ranges[i].span, memory_order_acquire);
@@ -304,7 +310,9 @@ void acl__mem_classify(const void *p, acl__ptr_info *info) {
     if (sp->open) {
       info->dev = sp->dev;
       acl__mblock *b = acl__arena_find(&sp->arena, a);
-      if (b != NULL && a - b->addr >= b->uoff) {
+      if (b != NULL && b->vmm)
+        acl__vmm_classify_locked(b, a, info);
+      else if (b != NULL && a - b->addr >= b->uoff) {
         info->kind = ACL__PTR_DEVICE;
         info->alloc_base = (void *)(b->addr + b->uoff);
         info->alloc_size = b->requested;
@@ -381,7 +389,9 @@ uint32_t acl__mem_page_size(const void *p) {
   struct acl__mem_space *sp = &acl__spaces[r];
   pthread_mutex_lock(&sp->lock);
   acl__mblock *b = sp->open ? acl__arena_find(&sp->arena, (uintptr_t)p) : NULL;
-  if (b != NULL) {
+  if (b != NULL && b->vmm) {
+    page = acl__vmm_page_size_locked(b, (uintptr_t)p, page);
+  } else if (b != NULL) {
     uint32_t pol = b->policy & 0xffu;
     if (pol == ACL_MEM_MALLOC_HUGE1G_ONLY || pol == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
       page = 1u << 30;
@@ -500,6 +510,44 @@ int acl__mem_alloc(const char *api, acl__device *d, size_t requested, size_t cha
   return 0;
 }
 
+int acl__mem_charge_locked(const char *api, struct acl__mem_space *sp, size_t bytes, size_t requested) {
+  uint64_t all_in_use = 0;
+  if (bytes > sp->arena.capacity - sp->arena.charged ||
+      (sp->ds != NULL && acl__ds_charge(sp->ds, bytes, sp->arena.charged + bytes, &all_in_use) != 0)) {
+    uint64_t in_use = sp->ds != NULL ? acl__ds_in_use(sp->ds) : sp->arena.charged;
+    (void)all_in_use;
+    return acl__fail(api, ACL_ERROR_RT_MEMORY_ALLOCATION, __FILE__, __LINE__,
+                     "device %d is out of memory: %zu bytes of physical memory were requested (%zu with the "
+                     "granularity), %llu of its %llu bytes are in use%s (%zu by this process). Remedy: free "
+                     "memory you no longer need (aclrtFreePhysical, aclrtFree), or give the simulated device more "
+                     "with OPENACL_DEVICE_MEMORY",
+                     (int)sp->dev_id, requested, bytes, (unsigned long long)in_use,
+                     (unsigned long long)sp->capacity, sp->ds != NULL ? " by all processes sharing it" : "",
+                     sp->arena.charged);
+  }
+  sp->arena.charged += bytes;
+  if (sp->arena.charged > sp->arena.peak_charged)
+    sp->arena.peak_charged = sp->arena.charged;
+  acl__mem_usage *u = acl__mem_usage_of(sp, ACL__MEM_MODULE_APP);
+  if (u != NULL) {
+    u->cur += bytes;
+    if (u->cur > u->peak)
+      u->peak = u->cur;
+  }
+  return 0;
+}
+
+void acl__mem_uncharge_locked(struct acl__mem_space *sp, size_t bytes, int keep_in_use) {
+  if (bytes > sp->arena.charged)
+    bytes = sp->arena.charged;
+  sp->arena.charged -= bytes;
+  acl__mem_usage *u = acl__mem_usage_of(sp, ACL__MEM_MODULE_APP);
+  if (u != NULL)
+    u->cur -= u->cur >= bytes ? bytes : u->cur;
+  if (sp->ds != NULL)
+    acl__ds_uncharge(sp->ds, keep_in_use ? 0 : bytes, sp->arena.charged);
+}
+
 int acl__mem_free(const char *api, void *p) {
   uintptr_t a = (uintptr_t)p;
   int r = acl__mem_region_of(a);
@@ -532,6 +580,16 @@ int acl__mem_free(const char *api, void *p) {
                            : "released when the device was reset; the allocation no longer exists");
   }
   acl__mblock *b = acl__arena_find(&sp->arena, a);
+  if (b != NULL && b->vmm) {
+    uintptr_t start = b->addr;
+    size_t len = b->requested;
+    pthread_mutex_unlock(&sp->lock);
+    return acl__fail(api, ACL_ERROR_RT_MEMORY_FREE, __FILE__, __LINE__,
+                     "%p is in the virtual address range of %zu bytes at %p reserved with aclrtReserveMemAddress, "
+                     "which aclrtFree does not free. Remedy: aclrtUnmapMem each mapping, aclrtFreePhysical the "
+                     "physical memory, then aclrtReleaseMemAddress(%p)",
+                     p, len, (void *)start, (void *)start);
+  }
   if (b != NULL && b->owner != NULL && b->addr + b->uoff == a) { /* an IPC import: aclrtFree closes it */
     pthread_mutex_unlock(&sp->lock);
     return acl__mem_import_close_at(api, p);

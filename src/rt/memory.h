@@ -40,7 +40,14 @@ typedef struct acl__ptr_info {
   void *alloc_base;         /* start of the allocation containing the pointer */
   size_t alloc_size;        /* its size as requested */
   size_t offset;            /* pointer - alloc_base */
+  uint8_t vmm;              /* ACL__VMM_*: inside a virtual address reservation (vmm.c) */
 } acl__ptr_info;
+
+/* Where in a reservation (aclrtReserveMemAddress) a pointer lies.  MAPPED is
+ * ACL__PTR_DEVICE, alloc_base/alloc_size the run of accessible mappings
+ * around it (copies may cross adjacent mappings); NO_ACCESS and UNMAPPED
+ * are ACL__PTR_DEVICE_UNALLOCATED, alloc_base/alloc_size the reservation. */
+enum { ACL__VMM_NONE = 0, ACL__VMM_MAPPED, ACL__VMM_NO_ACCESS, ACL__VMM_UNMAPPED };
 
 /* Classifies p (never dereferences it).  An address device code got from
  * acl__mem_dev_ptr is classified as the device pointer it came from. */

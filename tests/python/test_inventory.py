@@ -22,6 +22,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import threading
 import warnings
@@ -31,6 +32,7 @@ import pytest
 import acl
 from conftest import (ACL_ERROR_API_NOT_SUPPORT, STUB_DOC, UNDER_ASAN, check_shape, check_value, describe,
                       load_inventory, parse_returns, run_python)
+from conftest import test_python as subprocess_python  # not collected as a test under this name
 
 try:
     import numpy as np
@@ -1353,6 +1355,53 @@ def _(e):
     e.call("acl.rt.ipc_mem_close", key)  # the import
     e.call("acl.rt.ipc_mem_close", key)  # the key
     e.call("acl.rt.free", p)
+
+
+# The exporter of mem_import_from_shareable_handle's handle: another process
+# (a process may not import what it exported), which waits for a line.
+VMM_EXPORTER = r"""
+import sys, acl
+assert acl.init("") in (0, 100002) and acl.rt.set_device(0) == 0
+h, r = acl.rt.malloc_physical(4096, {"memAttr": 12, "location": {"id": 0, "type": 1}}, 0)
+assert r == 0, r
+sh, r = acl.rt.mem_export_to_shareable_handle(h, 0, 1)
+assert r == 0, r
+print(sh, flush=True)
+sys.stdin.readline()
+assert acl.rt.free_physical(h) == 0
+"""
+
+
+@good("acl.rt.mem_get_allocation_granularity", "acl.rt.malloc_physical", "acl.rt.free_physical",
+      "acl.rt.reserve_mem_address", "acl.rt.release_mem_address", "acl.rt.map_mem", "acl.rt.unmap_mem",
+      "acl.rt.mem_export_to_shareable_handle", "acl.rt.mem_set_pid_to_shareable_handle",
+      "acl.rt.mem_import_from_shareable_handle")
+def _(e):
+    prop = {"handleType": 0, "allocationType": 0, "memAttr": 5, "location": {"id": 0, "type": 1}, "reserve": 0}
+    g, _r = e.call("acl.rt.mem_get_allocation_granularity", prop, 0)  # ACL_HBM_MEM_NORMAL
+    assert g == 2 << 20
+    h, _r = e.call("acl.rt.malloc_physical", g, prop, 0)
+    assert h
+    va, _r = e.call("acl.rt.reserve_mem_address", g, 0, 0, 0)
+    assert va
+    e.call("acl.rt.map_mem", va, g, 0, h, 0)
+    assert acl.rt.memset(va, g, 1, 4096) == 0  # mapped memory is device memory
+    sh, _r = e.call("acl.rt.mem_export_to_shareable_handle", h, 0, 0)
+    assert sh > 0
+    e.call("acl.rt.mem_set_pid_to_shareable_handle", sh, [os.getpid()])
+    e.call("acl.rt.unmap_mem", va)
+    e.call("acl.rt.release_mem_address", va)
+    e.call("acl.rt.free_physical", h)
+    child = subprocess.Popen([subprocess_python(), "-c", VMM_EXPORTER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        theirs = int(child.stdout.readline())
+        q, _r = e.call("acl.rt.mem_import_from_shareable_handle", theirs, 0)
+        assert q
+        assert acl.rt.free_physical(q) == 0
+    finally:
+        child.communicate("done\n", timeout=60)
+    assert child.returncode == 0
 
 
 @good("acl.rt.malloc_host", "acl.rt.malloc_host_with_cfg", "acl.rt.free_host")

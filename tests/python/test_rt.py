@@ -685,7 +685,7 @@ def rt_stubs():
 def test_stub_table_is_read():
     """The table parses (it shrinks as the C library grows: test_inventory.py
     fails when a stub's C function is exported and implemented)."""
-    assert len(rt_stubs()) >= 10
+    assert len(rt_stubs()) >= 1
     assert all(c.startswith("aclrt") for _, c, _, _ in rt_stubs())
 
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_sample.sh NAME BIN_DIR - runs the vendor-style sample NAME (built into
-# BIN_DIR as sample_NAME) in a fresh directory, as its README would, and
-# checks what the vendor's sample prints and the files it must produce
-# (reference prof-dump.md §6).  Prints what it checked; exits 1 on the
+# BIN_DIR as sample_NAME, or sample_NAME_proc_a and _proc_b) in a fresh
+# directory, as its README would, and checks what the vendor's sample prints
+# and the files it must produce (reference prof-dump.md §6,
+# ipc-vmm-graphs-tdt §4.3).  Prints what it checked; exits 1 on the
 # first difference, with the sample's output.
 set -eu
 name=$1
@@ -206,6 +207,45 @@ JSON
   grep -aq 'component=demo;stage=forward;note=save_exception_info_example' "$f" || fail "no user_tag in $f"
   size=$(wc -c < "$f")
   [ "$size" -gt 96 ] || fail "$f holds $size bytes, less than its three 32-byte tensors"
+  ;;
+memory_7_physical_memory_sharing_withpid | memory_8_physical_memory_sharing_withoutpid)
+  # run.sh: a fresh ./file/, A and B started at once, then the values compared.
+  # A device of their own, so that tests running at once never share it.
+  OPENACL_SHARED_DEVICE_NAME=sample$$
+  export OPENACL_SHARED_DEVICE_NAME
+  mkdir file
+  "$bin/sample_${name}_proc_a" > a.txt 2>&1 &
+  pa=$!
+  "$bin/sample_${name}_proc_b" > b.txt 2>&1 &
+  pb=$!
+  ra=0
+  rb=0
+  wait $pa || ra=$?
+  wait $pb || rb=$?
+  { echo "--- proc_a"; cat a.txt; echo "--- proc_b"; cat b.txt; } > "$out"
+  [ "$ra" -eq 0 ] || fail "proc_a exited with status $ra"
+  [ "$rb" -eq 0 ] || fail "proc_b exited with status $rb"
+  for l in "allocate physical memory successfully" "reserve virtual memory successfully" \
+    "export a shareable handle successfully" "receive the completion signal from Process B, flag = 1" \
+    "release the virtual and physical memory successfully"; do
+    grep -q -- "$l" a.txt || fail "proc_a printed no line matching '$l'"
+  done
+  for l in "get a shareable handle successfully" "map virtual memory address to physical memory handle" \
+    "copy memory from device address .* to host address" "complete physical memory sharing" \
+    "release the virtual and physical memory successfully"; do
+    grep -q -- "$l" b.txt || fail "proc_b printed no line matching '$l'"
+  done
+  if [ "$name" = memory_7_physical_memory_sharing_withpid ]; then
+    grep -q "add Process B to the whitelist successfully" a.txt || fail "proc_a did not whitelist B"
+    grep -q "get Process B's pid successfully" b.txt || fail "proc_b did not send its pid"
+  else
+    ! grep -q "whitelist" a.txt || fail "proc_a whitelisted B without pid validation"
+  fi
+  src=$(sed -n 's/.*Source data: //p' a.txt)
+  dst=$(sed -n 's/^\[INFO\]  Destination data: //p' b.txt)
+  [ "$src" = 123 ] && [ "$dst" = 123 ] || fail "Source data '$src', Destination data '$dst': expected 123 and 123"
+  cat "$out"
+  echo "[SUCCESS] Physical memory sharing succeeded. Values at source and destination are equal: $src"
   ;;
 *)
   echo "run_sample.sh: unknown sample '$name'" >&2

@@ -72,3 +72,22 @@ add_test(NAME samples/ipcevent_1_multi_device
 set_tests_properties(samples/ipcevent_1_multi_device PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
   ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_ipcevent_1;OPENACL_DEVICE_COUNT=3"
   LABELS threads)
+
+# The two-process samples of example/1_basic_features/memory (reference
+# ipc-vmm-graphs-tdt §4.3): 7_physical_memory_sharing_withpid and
+# 8_physical_memory_sharing_withoutpid, one proc_a and one proc_b source
+# built once per sample; run_sample.sh starts both at once, as run.sh does.
+foreach(s memory_7_physical_memory_sharing_withpid memory_8_physical_memory_sharing_withoutpid)
+  foreach(p proc_a proc_b)
+    add_executable(sample_${s}_${p} ${CMAKE_CURRENT_LIST_DIR}/memory_physical_sharing_${p}.c)
+    target_link_libraries(sample_${s}_${p} PRIVATE ascendcl)
+    target_compile_definitions(sample_${s}_${p} PRIVATE _GNU_SOURCE)
+  endforeach()
+  add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
+    LABELS threads)
+endforeach()
+foreach(p proc_a proc_b)
+  target_compile_definitions(sample_memory_8_physical_memory_sharing_withoutpid_${p} PRIVATE SAMPLE_WITH_PID=0)
+endforeach()

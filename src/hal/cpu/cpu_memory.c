@@ -38,7 +38,9 @@
  * /proc/<pid>/fd/<fd>.  One object per device, not one per allocation:
  * aclrtMalloc stays a sub-allocation in user space with no system call.
  * acl__cpu_mem_map_shared maps such a foreign range over part of the region
- * with the same protection (view, alias, key) as the rest.
+ * with the same protection (view, alias, key) as the rest; virtual memory
+ * management (src/rt/vmm.c) maps each physical allocation - a memfd of its
+ * own - over a reserved range the same way, in every mode.
  *
  * Sanitizers: AddressSanitizer and ThreadSanitizer read and write
  * application memory from their interceptors in the thread that called
@@ -244,15 +246,19 @@ int acl__cpu_mem_map_shared(acl__backend_dev *dev, void *addr, size_t len, int f
   uintptr_t rel = (uintptr_t)addr - (uintptr_t)dev->mem_base;
   if (dev->mem_base == NULL || rel >= dev->mem_size || len > dev->mem_size - rel)
     return ACL_ERROR_RT_PARAM_INVALID;
+  int view_prot = dev->mem_mech == ACL__MEMPROT_ALIAS ? PROT_NONE : PROT_READ | PROT_WRITE;
   if (fd < 0) { /* the device's own memory again */
     fd = dev->mem_fd;
     off = rel;
-    if (fd < 0)
-      return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
   }
-  int view_prot = dev->mem_mech == ACL__MEMPROT_ALIAS ? PROT_NONE : PROT_READ | PROT_WRITE;
-  if (mmap(addr, len, view_prot, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, (off_t)off) == MAP_FAILED)
+  if (fd < 0) {
+    /* A private region (anonymous memory: OPENACL_SHARED_DEVICE=0 without
+     * the alias mechanism): fresh pages are its own memory. */
+    if (mmap(addr, len, view_prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  } else if (mmap(addr, len, view_prot, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, (off_t)off) == MAP_FAILED) {
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  }
   if (dev->mem_mech == ACL__MEMPROT_ALIAS) {
     char *al = (char *)dev->mem_alias + rel;
     if (mmap(al, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, (off_t)off) == MAP_FAILED)
