@@ -12,13 +12,24 @@
  * so every step is a real cross-process wake-up: record task -> bell ->
  * bell thread -> parked stream -> executor, both ways.
  *
+ * IPC events cannot ping-pong that way (a wait waits for the latest record
+ * made when it is queued), so their hand-off is timed one way: this process
+ * queues a record behind a host function that holds its stream, the other
+ * process queues a wait for that record and synchronizes its stream, and
+ * the time runs from the end of the host function (on the executor, right
+ * before the record) to the return of the other process's synchronisation
+ * (CLOCK_MONOTONIC is shared by the two); twice that is the round trip.
+ *
  * The peer is the operating system's plain hand-off between the same two
  * processes: one byte written to a pipe and echoed back.  Runs alternate;
  * the table gives the median and best microseconds per round trip over N
  * runs (default 11) of R round trips (default 2000), and the ratio of the
  * medians.
  */
+#include <linux/futex.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +67,23 @@ static void read_line(FILE *f, char *buf, size_t n) {
   buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* A host function that holds its stream until the gate opens; the clock
+ * starts when it returns, on the executor, just before the record runs. */
+static _Atomic uint32_t gate;
+static double gate_t0;
+
+static void gate_wait(void *arg) {
+  (void)arg;
+  while (atomic_load(&gate) == 0)
+    syscall(SYS_futex, (uint32_t *)&gate, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+  gate_t0 = now_us();
+}
+
+static void gate_open(void) {
+  atomic_store(&gate, 1);
+  syscall(SYS_futex, (uint32_t *)&gate, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 /* The other process: stdin / stdout are pipes to the parent. */
 static int child(long total) {
   aclrtStream s;
@@ -76,11 +104,29 @@ static int child(long total) {
     check(aclrtRecordNotify(theirs, s), "aclrtRecordNotify");
   }
   check(aclrtSynchronizeStream(s), "aclrtSynchronizeStream");
-  /* the pipe peer: echo bytes until the parent closes */
+  /* the pipe peer: echo bytes until the parent sends 'e' */
   char c;
-  while (read(0, &c, 1) == 1)
+  while (read(0, &c, 1) == 1 && c != 'e')
     if (write(1, &c, 1) != 1)
       break;
+  /* the IPC event: open the parent's, then per round: wait, report the time */
+  char handle_key[128];
+  read_line(stdin, handle_key, sizeof(handle_key));
+  aclrtIpcEventHandle h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.reserved, handle_key, strlen(handle_key));
+  aclrtEvent ev;
+  check(aclrtIpcOpenEventHandle(h, &ev), "aclrtIpcOpenEventHandle");
+  char line[64];
+  while (fgets(line, sizeof(line), stdin) != NULL && line[0] == 'g') {
+    check(aclrtStreamWaitEvent(s, ev), "aclrtStreamWaitEvent");
+    printf("ready\n");
+    fflush(stdout);
+    check(aclrtSynchronizeStream(s), "aclrtSynchronizeStream");
+    printf("%.3f\n", now_us());
+    fflush(stdout);
+  }
+  aclrtDestroyEvent(ev);
   aclrtDestroyNotify(theirs);
   aclrtDestroyNotify(mine);
   aclrtDestroyStream(s);
@@ -163,6 +209,33 @@ int main(int argc, char **argv) {
     }
     pipe_us[r] = (now_us() - t0) / reps;
   }
+  /* IPC event, one way */
+  if (write(to[1], "e", 1) != 1)
+    return 1;
+  aclrtEvent ev;
+  aclrtIpcEventHandle h;
+  check(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_IPC), "aclrtCreateEventExWithFlag");
+  check(aclrtIpcGetEventHandle(ev, &h), "aclrtIpcGetEventHandle");
+  dprintf(to[1], "%.64s\n", h.reserved);
+  int ev_reps = reps / 10 > 0 ? reps / 10 : 1;
+  double event_us[MAX_RUNS];
+  for (int r = 0; r < runs; r++) {
+    double sum = 0;
+    for (int i = 0; i < ev_reps; i++) {
+      char line[64];
+      atomic_store(&gate, 0);
+      check(aclrtLaunchHostFunc(s, gate_wait, NULL), "aclrtLaunchHostFunc");
+      check(aclrtRecordEvent(ev, s), "aclrtRecordEvent");
+      dprintf(to[1], "go\n");
+      read_line(out, line, sizeof(line)); /* "ready": its wait is queued */
+      gate_open();
+      read_line(out, line, sizeof(line));
+      check(aclrtSynchronizeStream(s), "aclrtSynchronizeStream"); /* gate_t0 is written */
+      sum += atof(line) - gate_t0;
+    }
+    event_us[r] = sum / ev_reps;
+  }
+  check(aclrtDestroyEvent(ev), "destroy");
   close(to[1]);
   fclose(out);
   int st = 0;
@@ -180,5 +253,9 @@ int main(int argc, char **argv) {
   printf("%-44s %10s %10s %8s\n", "side", "median", "best", "ratio");
   printf("%-44s %10.2f %10.2f %8.2f\n", "IPC notify (record -> wait -> record back)", nm, notify_us[0], nm / pm);
   printf("%-44s %10.2f %10.2f %8.2f\n", "pipe, one byte there and back (peer)", pm, pipe_us[0], 1.0);
+  qsort(event_us, (size_t)runs, sizeof(double), cmp_double);
+  double em = event_us[runs / 2];
+  printf("%-44s %10.2f %10.2f %8.2f\n", "IPC event, one way x 2 (record -> other's wait)", 2 * em, 2 * event_us[0],
+         2 * em / pm);
   return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
