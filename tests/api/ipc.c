@@ -4,11 +4,14 @@
  * processes (ipc_proc.c, started with fork+exec and driven through pipes)
  * and the other way round, pid whitelists, wrong and forged keys, kill -9 of
  * an exporter with the survivor checking codes and the registry recovering,
- * and capacity shared exactly by several processes.
+ * capacity shared exactly by several processes, and eight processes under
+ * load at once, one of them killed, with the accounting exact at the end.
  *
  * The harness gives each test its own OPENACL_SHARED_DEVICE_NAME, so tests
  * running at once never share a device; the helpers inherit it.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 
 #include "acl/acl.h"
 #include "harness.h"
+#include "openacl/openacl.h"
 
 typedef struct proc {
   pid_t pid;
@@ -42,6 +46,9 @@ static void proc_start(proc *p) {
   }
   close(to[0]);
   close(from[1]);
+  /* helpers started later must not hold this one's pipes: it would never see end of input */
+  fcntl(to[1], F_SETFD, FD_CLOEXEC);
+  fcntl(from[0], F_SETFD, FD_CLOEXEC);
   p->in = fdopen(to[1], "w");
   p->out = fdopen(from[0], "r");
   setvbuf(p->in, NULL, _IOLBF, 0);
@@ -50,21 +57,39 @@ static void proc_start(proc *p) {
   CHECK(sscanf(line, "pid %d", &p->dev_pid) == 1);
 }
 
-/* Sends a command, returns its answer line (without the newline). */
-static const char *proc_cmd(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *proc_cmd(proc *p, const char *fmt, ...) {
-  static char line[512];
-  va_list ap;
-  va_start(ap, fmt);
+static void proc_vsend(proc *p, const char *fmt, va_list ap) {
   vfprintf(p->in, fmt, ap);
-  va_end(ap);
   fputc('\n', p->in);
   fflush(p->in);
+}
+
+/* Sends a command without waiting for its answer. */
+static void proc_send(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void proc_send(proc *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  proc_vsend(p, fmt, ap);
+  va_end(ap);
+}
+
+/* The next answer line (without the newline). */
+static const char *proc_read(proc *p) {
+  static char line[512];
   line[0] = '\0';
   if (fgets(line, sizeof(line), p->out) == NULL)
     return "(no answer)";
   line[strcspn(line, "\n")] = '\0';
   return line;
+}
+
+/* Sends a command, returns its answer line (without the newline). */
+static const char *proc_cmd(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *proc_cmd(proc *p, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  proc_vsend(p, fmt, ap);
+  va_end(ap);
+  return proc_read(p);
 }
 
 static int proc_end(proc *p) {
@@ -329,3 +354,133 @@ TEST(private_device) {
   CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
   teardown();
 }
+
+/* ---- eight processes under load (ipc_load.c) ----------------------------------------- */
+
+#define LOAD_PROCS 8
+#define LOAD_MEMORY (32ull << 20) /* small: the processes fill it at times */
+
+/* The next answer of process i starts with want. */
+#define EXPECT_ANSWER(p, i, want)                                                                                      \
+  do {                                                                                                                 \
+    const char *ea_line = proc_read(p);                                                                                \
+    if (strncmp(ea_line, (want), strlen(want)) != 0)                                                                   \
+      th_fail(__FILE__, __LINE__, "process %d answered \"%s\", not \"%s...\"", (i), ea_line, (want));                  \
+    if (strcmp((want), "done ") == 0)                                                                                  \
+      printf("process %d: %s\n", (i), ea_line);                                                                        \
+  } while (0)
+
+/* Entries of /dev/shm named for this test's shared devices (printed). */
+static int shm_entries(void) {
+  char needle[64];
+  snprintf(needle, sizeof(needle), "-%s-", getenv("OPENACL_SHARED_DEVICE_NAME"));
+  DIR *d = opendir("/dev/shm");
+  CHECK(d != NULL);
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    if (strstr(e->d_name, needle) != NULL) {
+      fprintf(stderr, "left in /dev/shm: %s\n", e->d_name);
+      n++;
+    }
+  closedir(d);
+  return n;
+}
+
+static void remove_dir(char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d != NULL && (e = readdir(d)) != NULL) {
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+      unlink(path);
+  }
+  if (d != NULL)
+    closedir(d);
+  rmdir(dir);
+  free(dir);
+}
+
+/* Eight helpers share device 0 under load for about 2.5 s each (ipc_load.c
+ * says what each does and checks); victim >= 0: that one is killed with
+ * kill -9 in the middle of its load, holding memory, keys and imports.  Then
+ * the accounting must be exact: with the survivors still on the device but
+ * holding nothing, the registry lists just them, at 0 bytes each and 0 in
+ * use, and aclrtGetMemInfo says free == total; once they have left, no
+ * registry and nothing in /dev/shm is left, and a fresh process finds the
+ * whole device free.  No timing is checked. */
+static void load_test(int victim) {
+  setenv("OPENACL_DEVICE_MEMORY", "32M", 1);
+  CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS); /* no device here: this process only reads the registry */
+  char *dir = th_tmpdir();
+  proc ps[LOAD_PROCS];
+  char pids[LOAD_PROCS * 12] = "";
+  size_t len = 0;
+  for (int i = 0; i < LOAD_PROCS; i++) {
+    proc_start(&ps[i]);
+    len += (size_t)snprintf(pids + len, sizeof(pids) - len, " %d", ps[i].dev_pid);
+  }
+  unsigned seed = (unsigned)getpid(); /* a failing helper prints its seed */
+  for (int i = 0; i < LOAD_PROCS; i++)
+    proc_send(&ps[i], "load %d %s %d %u %s%s", i, dir, i == victim ? 600000 : 2500, seed + (unsigned)i,
+              i == victim ? "noalloc" : "full", pids);
+  for (int i = 0; i < LOAD_PROCS; i++)
+    EXPECT_ANSWER(&ps[i], i, "started"); /* each imported every other's stable buffer */
+  int alive = LOAD_PROCS, first = victim == 0 ? 1 : 0;
+  if (victim >= 0) {
+    usleep(300 * 1000); /* let the others get into their loops; nothing depends on it */
+    CHECK_INT_EQ(kill(ps[victim].pid, SIGKILL), 0);
+    proc_end(&ps[victim]); /* reaped: from now on the registry sees it gone */
+    alive--;
+  }
+  for (int i = 0; i < LOAD_PROCS; i++)
+    if (i != victim)
+      EXPECT_ANSWER(&ps[i], i, "done ");
+  for (int i = 0; i < LOAD_PROCS; i++)
+    if (i != victim) {
+      proc_send(&ps[i], "finish");
+      EXPECT_ANSWER(&ps[i], i, "ok");
+    }
+  for (int i = 0; i < LOAD_PROCS; i++)
+    if (i != victim) {
+      proc_send(&ps[i], "unload");
+      EXPECT_ANSWER(&ps[i], i, "ok");
+    }
+  /* the survivors hold nothing: the accounting is exact */
+  openaclDeviceProcess procs[16];
+  uint32_t count = 0;
+  uint64_t cap = 0, in_use = 1;
+  CHECK_INT_EQ(openaclGetDeviceProcesses(0, procs, 16, &count, &cap, &in_use), ACL_SUCCESS);
+  CHECK_INT_EQ(count, alive);
+  CHECK_INT_EQ(cap, LOAD_MEMORY);
+  CHECK_INT_EQ(in_use, 0);
+  for (uint32_t j = 0; j < count; j++) {
+    CHECK_INT_EQ(procs[j].memoryBytes, 0);
+    CHECK(victim < 0 || procs[j].pid != ps[victim].dev_pid);
+  }
+  char want[64];
+  snprintf(want, sizeof(want), "mem %llu %llu", LOAD_MEMORY, LOAD_MEMORY);
+  CHECK_STR_EQ(proc_cmd(&ps[first], "meminfo"), want);
+  for (int i = 0; i < LOAD_PROCS; i++)
+    if (i != victim)
+      CHECK_INT_EQ(proc_end(&ps[i]), 0);
+  /* all gone: no registry, nothing left in /dev/shm */
+  CHECK_INT_EQ(openaclGetDeviceProcesses(0, NULL, 0, &count, &cap, &in_use), ACL_SUCCESS);
+  CHECK_INT_EQ(count, 0);
+  CHECK_INT_EQ(shm_entries(), 0);
+  /* a fresh process finds the whole device free */
+  proc f;
+  proc_start(&f);
+  CHECK_STR_EQ(proc_cmd(&f, "meminfo"), want);
+  CHECK_INT_EQ(proc_end(&f), 0);
+  CHECK_INT_EQ(shm_entries(), 0);
+  CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
+  remove_dir(dir);
+}
+
+/* Eight processes allocate, free, copy, export and import at once. */
+TEST(eight_processes_under_load) { load_test(-1); }
+
+/* The same, one of the eight killed with kill -9 in the middle of its load. */
+TEST(eight_processes_one_killed) { load_test(3); }

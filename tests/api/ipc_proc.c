@@ -14,6 +14,11 @@
  *   free <buf>         "ok" or "rc <code>"
  *   meminfo            "mem <free> <total>"
  *   exit               leaves without aclFinalize: exit(0)
+ *   load <id> <dir> <ms> <seed> <full|noalloc> <pid>...
+ *                      "started", later "done <counts>"  one process's share of
+ *                      the eight-process load (ipc_load.c); "FAILED: <why>" on any error
+ *   finish             "ok"                          checks the load's stable buffers, closes their imports
+ *   unload             "ok"                          closes and frees this process's stable buffer
  * End of input: aclrtResetDevice, aclFinalize, exit 0.
  */
 #define _GNU_SOURCE
@@ -23,6 +28,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "ipc_load.h"
 
 static void *bufs[64];
 static size_t sizes[64];
@@ -97,6 +103,12 @@ int main(void) {
       size_t f = 0, t = 0;
       aclrtGetMemInfo(ACL_HBM_MEM, &f, &t);
       printf("mem %zu %zu\n", f, t);
+    } else if (strncmp(line, "load ", 5) == 0) {
+      ipc_load(line);
+    } else if (strncmp(line, "finish", 6) == 0) {
+      ipc_load_finish();
+    } else if (strncmp(line, "unload", 6) == 0) {
+      ipc_load_unload();
     } else if (strncmp(line, "exit", 4) == 0) {
       exit(0);
     } else {
