@@ -3,7 +3,7 @@
 # BIN_DIR as sample_NAME, or sample_NAME_proc_a and _proc_b) in a fresh
 # directory, as its README would, and checks what the vendor's sample prints
 # and the files it must produce (reference prof-dump.md §6,
-# ipc-vmm-graphs-tdt §4.3).  Prints what it checked; exits 1 on the
+# ipc-vmm-graphs-tdt §1.3, §2, §3.4, §4.3).  Prints what it checked; exits 1 on the
 # first difference, with the sample's output.
 set -eu
 name=$1
@@ -246,6 +246,53 @@ memory_7_physical_memory_sharing_withpid | memory_8_physical_memory_sharing_with
   [ "$src" = 123 ] && [ "$dst" = 123 ] || fail "Source data '$src', Destination data '$dst': expected 123 and 123"
   cat "$out"
   echo "[SUCCESS] Physical memory sharing succeeded. Values at source and destination are equal: $src"
+  ;;
+ipc_mem_10_withpid | ipc_mem_11_withoutpid)
+  # As the vendor's run.sh: a fresh ./file, A and B started at once, then
+  # A's "Source data:" against B's "Destination data:".  A device name of
+  # their own keeps other processes of this user off their device.
+  export OPENACL_SHARED_DEVICE_NAME=sample$$
+  mkdir file
+  kernel=$bin/libsample_ipc_value_kernel.so
+  timeout 60 "$bin/sample_${name}_a" "$kernel" > proc_a.txt 2>&1 &
+  pa=$!
+  timeout 60 "$bin/sample_${name}_b" "$kernel" > proc_b.txt 2>&1 &
+  pb=$!
+  ra=0
+  rb=0
+  wait $pa || ra=$?
+  [ "$ra" -eq 0 ] || kill $pb 2> /dev/null || true # else B waits 60 s for A's files
+  wait $pb || rb=$?
+  { echo "--- proc_a ---"; cat proc_a.txt; echo "--- proc_b ---"; cat proc_b.txt; } > "$out"
+  [ "$ra" -eq 0 ] || fail "proc_a exited with status $ra"
+  [ "$rb" -eq 0 ] || fail "proc_b exited with status $rb"
+  src=$(sed -n 's/.*Source data: \([0-9-]*\).*/\1/p' proc_a.txt | head -n 1)
+  dst=$(sed -n 's/.*Destination data: \([0-9-]*\).*/\1/p' proc_b.txt | head -n 1)
+  if [ -n "$src" ] && [ "$src" = "$dst" ]; then
+    echo "[SUCCESS] IPC memory sharing successfully. Values at source and destination are equal: $src" >> "$out"
+  else
+    echo "[ERROR] IPC memory sharing failed. Values at source ($src) and destination ($dst) differ" >> "$out"
+  fi
+  for l in "Process A: allocate 1048576 bytes of device memory successfully" \
+    "Process A: Write data 123 to the device memory" \
+    "Process A: get the shareable memory identifier of the device memory successfully" \
+    "Process A: receive the completion signal from Process B, flag = 1" \
+    "Process B: get the shareable memory identifier successfully, key = oacl-d0-" \
+    "Process B: complete ipc memory sharing" \
+    "\[SUCCESS\] IPC memory sharing successfully. Values at source and destination are equal: 123\$"; do
+    expect_line "$l"
+  done
+  if [ "$name" = ipc_mem_10_withpid ]; then
+    expect_line "Process B: get Process B's pid successfully"
+    expect_line "Process A: add Process B to the whitelist successfully"
+  else
+    ! grep -q "whitelist\|pid successfully" "$out" || fail "the sample without pid exchanged pids"
+    [ ! -e file/pid.bin ] || fail "file/pid.bin written without a whitelist"
+  fi
+  ! grep -q "ERROR\|WARN" "$out" || fail "an error or warning was printed"
+  [ -e file/memName.bin.done ] && [ -e file/flag.bin.done ] || fail "the file protocol left no .done files"
+  ! ls /dev/shm | grep -q -- "-$OPENACL_SHARED_DEVICE_NAME-" || fail "the device's registry was left in /dev/shm"
+  cat "$out"
   ;;
 *)
   echo "run_sample.sh: unknown sample '$name'" >&2

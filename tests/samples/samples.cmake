@@ -91,3 +91,23 @@ endforeach()
 foreach(p proc_a proc_b)
   target_compile_definitions(sample_memory_8_physical_memory_sharing_withoutpid_${p} PRIVATE SAMPLE_WITH_PID=0)
 endforeach()
+
+# The IPC memory samples (issue 13, reference ipc-vmm-graphs-tdt §1.3): two
+# processes each, A and B, started at once by run_sample.sh, which compares
+# A's "Source data:" with B's "Destination data:" as the vendor's run.sh
+# does.  The kernel they launch where the vendor's run AscendC kernels:
+# ipc_value_kernel.c.
+add_library(sample_ipc_value_kernel SHARED ${CMAKE_CURRENT_LIST_DIR}/ipc_value_kernel.c)
+target_include_directories(sample_ipc_value_kernel PRIVATE ${PROJECT_SOURCE_DIR}/include)
+set_target_properties(sample_ipc_value_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
+foreach(s ipc_mem_10_withpid ipc_mem_11_withoutpid)
+  foreach(p a b)
+    add_executable(sample_${s}_${p} ${CMAKE_CURRENT_LIST_DIR}/${s}_${p}.c ${CMAKE_CURRENT_LIST_DIR}/ipc_sample_common.c)
+    target_link_libraries(sample_${s}_${p} PRIVATE ascendcl)
+    target_compile_definitions(sample_${s}_${p} PRIVATE _GNU_SOURCE)
+    add_dependencies(sample_${s}_${p} sample_ipc_value_kernel)
+  endforeach()
+  add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs" LABELS threads)
+endforeach()
