@@ -46,6 +46,7 @@ typedef struct acl__ds_slot {
   uint64_t start;
   _Atomic uint64_t bytes;
   _Atomic uint32_t bell; /* futex: bumped when a signal this process waits on changes */
+  _Atomic uint32_t busy; /* 1 while it changes `used` and `bytes` (lock-free, acl__ds_charge) */
   char comm[16];
 } acl__ds_slot;
 
@@ -225,14 +226,35 @@ static void acl__ds_share_reap(acl__ds_shm *m) {
   }
 }
 
+/* Mutex held: a process died in the middle of a charge, so `used` may be
+ * off by that allocation: count it again - what the live processes hold,
+ * and the shareable handles whose exporter is gone but importers keep
+ * charged.  A live process inside its own charge at this instant can make
+ * the count miss its one allocation (uncharges never go below 0). */
+static void acl__ds_recount(acl__ds_shm *m, int dev_id) {
+  uint64_t sum = 0;
+  for (int i = 0; i < ACL__DS_SLOTS; i++)
+    if (m->slots[i].pid != 0)
+      sum += atomic_load(&m->slots[i].bytes);
+  for (int k = 0; k < ACL__DS_SHARES; k++)
+    if (m->shares[k].live && m->shares[k].owner < 0)
+      sum += m->shares[k].charged;
+  uint64_t was = atomic_exchange(&m->used, sum);
+  if (was != sum)
+    ACL__LOGW(ACL__MOD_DRV, "device %d: a process was killed while it allocated or freed; %llu bytes in use "
+              "counted again as %llu", dev_id, (unsigned long long)was, (unsigned long long)sum);
+}
+
 /* Mutex held: forgets processes that are gone, with their bytes and keys. */
 static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
-  int swept = 0;
+  int swept = 0, recount = 0;
   for (int i = 0; i < ACL__DS_SLOTS; i++) {
     acl__ds_slot *s = &m->slots[i];
     if (s->pid == 0 || acl__ds_alive(s))
       continue;
     swept = 1;
+    recount |= atomic_load(&s->busy) != 0;
+    atomic_store(&s->busy, 0);
     uint64_t b = atomic_exchange(&s->bytes, 0);
     uint64_t kept = acl__ds_share_drop_slot(m, i); /* bytes importers still hold */
     b = b > kept ? b - kept : 0;
@@ -258,6 +280,8 @@ static void acl__ds_sweep(acl__ds_shm *m, int dev_id) {
   }
   if (swept)
     acl__ds_share_reap(m);
+  if (recount)
+    acl__ds_recount(m, dev_id);
 }
 
 static int acl__ds_lock(acl__ds_shm *m, int dev_id) {
@@ -500,25 +524,44 @@ void acl__ds_atfork_child(void) {
    * are the parent's business). */
 }
 
+/* `busy` brackets the two updates: a process killed between them (the
+ * shared counter changed, its own total not yet, or the other way round)
+ * leaves busy set, and the sweep then counts `used` again from the live
+ * processes' totals instead of trusting it (acl__ds_recount). */
 int acl__ds_charge(acl__ds *ds, uint64_t bytes, uint64_t mine, uint64_t *in_use_out) {
   acl__ds_shm *m = ds->shm;
+  acl__ds_slot *s = &m->slots[ds->slot];
+  atomic_store_explicit(&s->busy, 1, memory_order_relaxed);
+  atomic_signal_fence(memory_order_seq_cst); /* a kill is a signal: program order is what counts */
   uint64_t cur = atomic_load_explicit(&m->used, memory_order_relaxed);
   do {
     if (bytes > m->capacity || cur > m->capacity - bytes) {
       *in_use_out = cur;
+      atomic_store_explicit(&s->busy, 0, memory_order_relaxed);
       return -1;
     }
   } while (!atomic_compare_exchange_weak_explicit(&m->used, &cur, cur + bytes, memory_order_relaxed,
                                                   memory_order_relaxed));
   /* One writer (this process, under its space lock): a store, not a read-modify-write. */
-  atomic_store_explicit(&m->slots[ds->slot].bytes, mine, memory_order_relaxed);
+  atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
+  atomic_signal_fence(memory_order_seq_cst);
+  atomic_store_explicit(&s->busy, 0, memory_order_release);
   return 0;
 }
 
 void acl__ds_uncharge(acl__ds *ds, uint64_t bytes, uint64_t mine) {
   acl__ds_shm *m = ds->shm;
-  atomic_store_explicit(&m->slots[ds->slot].bytes, mine, memory_order_relaxed);
-  atomic_fetch_sub_explicit(&m->used, bytes, memory_order_relaxed);
+  acl__ds_slot *s = &m->slots[ds->slot];
+  atomic_store_explicit(&s->busy, 1, memory_order_relaxed);
+  atomic_signal_fence(memory_order_seq_cst);
+  atomic_store_explicit(&s->bytes, mine, memory_order_relaxed);
+  /* never below 0: a recount may have run while another process was busy */
+  uint64_t cur = atomic_load_explicit(&m->used, memory_order_relaxed);
+  while (!atomic_compare_exchange_weak_explicit(&m->used, &cur, cur > bytes ? cur - bytes : 0, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+  }
+  atomic_signal_fence(memory_order_seq_cst);
+  atomic_store_explicit(&s->busy, 0, memory_order_release);
 }
 
 uint64_t acl__ds_in_use(acl__ds *ds) { return atomic_load_explicit(&ds->shm->used, memory_order_relaxed); }

@@ -13,6 +13,7 @@
  *   close <key>        "ok" or "rc <code>"           aclrtIpcMemClose
  *   free <buf>         "ok" or "rc <code>"
  *   meminfo            "mem <free> <total>"
+ *   churn              "ok", then aclrtMalloc + aclrtFree of 1 MiB without end (to be killed)
  *   exit               leaves without aclFinalize: exit(0)
  *   load <id> <dir> <ms> <seed> <full|noalloc> <pid>...
  *                      "started", later "done <counts>"  one process's share of
@@ -109,6 +110,13 @@ int main(void) {
       ipc_load_finish();
     } else if (strncmp(line, "unload", 6) == 0) {
       ipc_load_unload();
+    } else if (strncmp(line, "churn", 5) == 0) {
+      printf("ok\n");
+      for (;;) {
+        void *q = NULL;
+        if (aclrtMalloc(&q, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS)
+          aclrtFree(q);
+      }
     } else if (strncmp(line, "exit", 4) == 0) {
       exit(0);
     } else {
