@@ -51,13 +51,19 @@ typedef struct acl__ds_slot {
   char comm[16];
 } acl__ds_slot;
 
+/* Who may import a key, a signal or a handle: with check_pid, the pids the
+ * exporter listed. */
+typedef struct acl__ds_wl {
+  uint32_t check_pid;
+  uint32_t npids;
+  int32_t pids[ACL__DS_PIDS];
+} acl__ds_wl;
+
 typedef struct acl__ds_exp {
   uint32_t live;
   int32_t slot;
   uint64_t off, size;
-  uint32_t check_pid;
-  uint32_t npids;
-  int32_t pids[ACL__DS_PIDS];
+  acl__ds_wl wl;
   uint32_t imports;
   char key[ACL__DS_KEY_LEN + 1];
 } acl__ds_exp;
@@ -68,9 +74,7 @@ typedef struct acl__ds_sig_ent {
   uint32_t live;
   int32_t slot;      /* the creator */
   uint32_t kind;
-  uint32_t check_pid;
-  uint32_t npids;
-  int32_t pids[ACL__DS_PIDS];
+  acl__ds_wl wl;
   char key[ACL__DS_KEY_LEN + 1];
   acl__ds_sig s;
 } acl__ds_sig_ent;
@@ -86,9 +90,7 @@ typedef struct acl__ds_shr {
   uint64_t size, gran;
   uint64_t charged;   /* bytes charged for it: the exporter's while it holds them, then this entry's */
   uint32_t attr;
-  uint32_t check_pid;
-  uint32_t npids;
-  int32_t pids[ACL__DS_PIDS];
+  acl__ds_wl wl;
   uint16_t imports[ACL__DS_SLOTS]; /* open imports per process slot */
 } acl__ds_shr;
 
@@ -587,6 +589,33 @@ void acl__ds_uncharge(acl__ds *ds, uint64_t bytes, uint64_t mine) {
 
 uint64_t acl__ds_in_use(acl__ds *ds) { return atomic_load_explicit(&ds->shm->used, memory_order_relaxed); }
 
+/* ---- whitelists --------------------------------------------------------------- */
+
+/* Adds the pids not listed yet; ACL__DS_FULL when there is no room left. */
+static int acl__ds_wl_add(acl__ds_wl *wl, const int32_t *pids, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int have = 0;
+    for (uint32_t j = 0; j < wl->npids; j++)
+      have |= wl->pids[j] == pids[i];
+    if (have)
+      continue;
+    if (wl->npids == ACL__DS_PIDS)
+      return ACL__DS_FULL;
+    wl->pids[wl->npids++] = pids[i];
+  }
+  return 0;
+}
+
+/* 1 when the calling process may not import. */
+static int acl__ds_wl_denied(const acl__ds_wl *wl) {
+  if (!wl->check_pid)
+    return 0;
+  for (uint32_t j = 0; j < wl->npids; j++)
+    if (wl->pids[j] == (int32_t)getpid())
+      return 0;
+  return 1;
+}
+
 /* ---- keys ------------------------------------------------------------------ */
 
 static acl__ds_exp *acl__ds_find(acl__ds_shm *m, const char *key) {
@@ -631,7 +660,7 @@ int acl__ds_export(acl__ds *ds, uint64_t off, uint64_t size, int check_pid, char
     e->slot = ds->slot;
     e->off = off;
     e->size = size;
-    e->check_pid = check_pid != 0;
+    e->wl.check_pid = check_pid != 0;
     memcpy(e->key, key, ACL__DS_KEY_LEN + 1);
     r = 0;
     break;
@@ -646,17 +675,8 @@ int acl__ds_export_allow(acl__ds *ds, const char *key, const int32_t *pids, size
     return ACL__DS_NO_KEY;
   acl__ds_exp *e = acl__ds_find(m, key);
   int r = e == NULL ? ACL__DS_NO_KEY : e->slot != ds->slot ? ACL__DS_NOT_OWNER : 0;
-  for (size_t i = 0; r == 0 && i < n; i++) {
-    int have = 0;
-    for (uint32_t j = 0; j < e->npids; j++)
-      have |= e->pids[j] == pids[i];
-    if (have)
-      continue;
-    if (e->npids == ACL__DS_PIDS)
-      r = ACL__DS_FULL;
-    else
-      e->pids[e->npids++] = pids[i];
-  }
+  if (r == 0)
+    r = acl__ds_wl_add(&e->wl, pids, n);
   acl__ds_unlock(m);
   return r;
 }
@@ -667,13 +687,8 @@ int acl__ds_import(acl__ds *ds, const char *key, acl__ds_export_info *info) {
     return ACL__DS_NO_KEY;
   acl__ds_exp *e = acl__ds_find(m, key);
   int r = e == NULL ? ACL__DS_NO_KEY : 0;
-  if (r == 0 && e->check_pid && e->slot != ds->slot) {
-    int ok = 0;
-    for (uint32_t j = 0; j < e->npids; j++)
-      ok |= e->pids[j] == (int32_t)getpid();
-    if (!ok)
-      r = ACL__DS_DENIED;
-  }
+  if (r == 0 && e->slot != ds->slot && acl__ds_wl_denied(&e->wl))
+    r = ACL__DS_DENIED;
   if (r == 0) {
     const acl__ds_slot *s = &m->slots[e->slot];
     info->owner_pid = s->pid;
@@ -753,7 +768,7 @@ int acl__ds_sig_create(acl__ds *ds, uint32_t kind, int check_pid, uint64_t word,
     e->live = 1;
     e->slot = ds->slot;
     e->kind = kind;
-    e->check_pid = check_pid != 0;
+    e->wl.check_pid = check_pid != 0;
     memcpy(e->key, key, ACL__DS_KEY_LEN + 1);
     atomic_store(&e->s.word, word);
     atomic_store(&e->s.recorded, recorded);
@@ -772,17 +787,8 @@ int acl__ds_sig_allow(acl__ds *ds, int32_t index, const int32_t *pids, size_t n)
     return ACL__DS_NO_KEY;
   acl__ds_sig_ent *e = &m->sigs[index];
   int r = !e->live ? ACL__DS_NO_KEY : e->slot != ds->slot ? ACL__DS_NOT_OWNER : 0;
-  for (size_t i = 0; r == 0 && i < n; i++) {
-    int have = 0;
-    for (uint32_t j = 0; j < e->npids; j++)
-      have |= e->pids[j] == pids[i];
-    if (have)
-      continue;
-    if (e->npids == ACL__DS_PIDS)
-      r = ACL__DS_FULL;
-    else
-      e->pids[e->npids++] = pids[i];
-  }
+  if (r == 0)
+    r = acl__ds_wl_add(&e->wl, pids, n);
   acl__ds_unlock(m);
   return r;
 }
@@ -796,13 +802,8 @@ int acl__ds_sig_open(acl__ds *ds, const char *key, uint32_t kind, int32_t *index
   int r = e == NULL || !(atomic_load(&e->s.attached) & (1ull << e->slot)) ? ACL__DS_NO_KEY : 0;
   if (r == 0 && e->slot == ds->slot)
     r = ACL__DS_SELF;
-  if (r == 0 && e->check_pid) {
-    int ok = 0;
-    for (uint32_t j = 0; j < e->npids; j++)
-      ok |= e->pids[j] == (int32_t)getpid();
-    if (!ok)
-      r = ACL__DS_DENIED;
-  }
+  if (r == 0 && acl__ds_wl_denied(&e->wl))
+    r = ACL__DS_DENIED;
   if (r == 0) {
     atomic_fetch_or(&e->s.attached, 1ull << ds->slot);
     atomic_store(&e->s.had_peer, 1);
@@ -914,7 +915,7 @@ int acl__ds_share_export(acl__ds *ds, int fd, uint64_t size, uint64_t gran, uint
     e->gran = gran;
     e->charged = charged;
     e->attr = attr;
-    e->check_pid = check_pid != 0;
+    e->wl.check_pid = check_pid != 0;
     *handle_out = h;
     r = 0;
   }
@@ -928,17 +929,8 @@ int acl__ds_share_allow(acl__ds *ds, uint64_t handle, const int32_t *pids, size_
     return ACL__DS_NO_KEY;
   acl__ds_shr *e = acl__ds_share_find(m, handle);
   int r = e == NULL || e->owner < 0 ? ACL__DS_NO_KEY : e->owner != ds->slot ? ACL__DS_NOT_OWNER : 0;
-  for (size_t i = 0; r == 0 && i < n; i++) {
-    int have = 0;
-    for (uint32_t j = 0; j < e->npids; j++)
-      have |= e->pids[j] == pids[i];
-    if (have)
-      continue;
-    if (e->npids == ACL__DS_PIDS)
-      r = ACL__DS_FULL;
-    else
-      e->pids[e->npids++] = pids[i];
-  }
+  if (r == 0)
+    r = acl__ds_wl_add(&e->wl, pids, n);
   acl__ds_unlock(m);
   return r;
 }
@@ -950,13 +942,8 @@ int acl__ds_share_import(acl__ds *ds, uint64_t handle, acl__ds_share_info *info,
     return ACL__DS_NO_KEY;
   acl__ds_shr *e = acl__ds_share_find(m, handle);
   int r = e == NULL || e->owner < 0 ? ACL__DS_NO_KEY : e->owner == ds->slot ? ACL__DS_SELF : 0;
-  if (r == 0 && e->check_pid) {
-    int ok = 0;
-    for (uint32_t j = 0; j < e->npids; j++)
-      ok |= e->pids[j] == (int32_t)getpid();
-    if (!ok)
-      r = ACL__DS_DENIED;
-  }
+  if (r == 0 && acl__ds_wl_denied(&e->wl))
+    r = ACL__DS_DENIED;
   if (r == 0) {
     info->owner_pid = e->owner_pid;
     info->size = e->size;

@@ -40,6 +40,7 @@
  * takes the two one after the other.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,40 +62,19 @@ typedef struct acl__event_waiter {
   acl__stream *stream;
   uint64_t target;
   acl__event *ev;
-  /* with a timeout: the timer list (timer lock) */
-  struct acl__event_waiter *tnext, *tprev;
-  int in_timer;                       /* timer lock */
-  uint64_t deadline;                  /* CLOCK_MONOTONIC ns */
+  acl__deadline_entry timer;          /* with a timeout: on acl__event_timers */
   int finished, timed_out;            /* event lock */
   int lost;                           /* IPC: nobody is left to record (event lock) */
 } acl__event_waiter;
 
-static struct {
-  pthread_mutex_t lock;
-  acl__event_waiter *head;
-} acl__event_timers = {PTHREAD_MUTEX_INITIALIZER, NULL};
+static acl__deadline_list acl__event_timers = ACL__DEADLINE_LIST_INIT;
 
 static pthread_once_t acl__event_timers_once = PTHREAD_ONCE_INIT;
-static void acl__event_timers_atfork_child(void) {
-  pthread_mutex_init(&acl__event_timers.lock, NULL);
-  acl__event_timers.head = NULL; /* the parent's waits are not ours */
-}
+static void acl__event_timers_atfork_child(void) { acl__deadline_reset(&acl__event_timers); }
 static void acl__event_timers_setup(void) { pthread_atfork(NULL, NULL, acl__event_timers_atfork_child); }
 
 /* Takes w off the timer list if it is there (timer lock taken here). */
-static void acl__event_timer_remove(acl__event_waiter *w) {
-  pthread_mutex_lock(&acl__event_timers.lock);
-  if (w->in_timer) {
-    if (w->tprev != NULL)
-      w->tprev->tnext = w->tnext;
-    else
-      acl__event_timers.head = w->tnext;
-    if (w->tnext != NULL)
-      w->tnext->tprev = w->tprev;
-    w->in_timer = 0;
-  }
-  pthread_mutex_unlock(&acl__event_timers.lock);
-}
+static void acl__event_timer_remove(acl__event_waiter *w) { acl__deadline_remove(&acl__event_timers, &w->timer); }
 
 /* Event lock held: an IPC event's counters catch up with the shared ones. */
 static void acl__event_pull_locked(acl__event *e) {
@@ -310,51 +290,26 @@ static int acl__wait_run(acl__task *t) {
   if (arm) {
     /* the timeout runs from when the wait starts on the device */
     pthread_once(&acl__event_timers_once, acl__event_timers_setup);
-    w->deadline = acl__now_ns() + (uint64_t)et->timeout_ms * 1000000u;
-    pthread_mutex_lock(&acl__event_timers.lock);
-    w->tprev = NULL;
-    w->tnext = acl__event_timers.head;
-    if (w->tnext != NULL)
-      w->tnext->tprev = w;
-    acl__event_timers.head = w;
-    w->in_timer = 1;
-    pthread_mutex_unlock(&acl__event_timers.lock);
-    acl__timer_arm(w->deadline);
+    acl__deadline_add(&acl__event_timers, &w->timer, acl__now_ns() + (uint64_t)et->timeout_ms * 1000000u);
   }
   return ACL__TASK_PARK;
 }
 
-uint64_t acl__event_poll(uint64_t now) {
-  uint64_t next = 0;
-  pthread_mutex_lock(&acl__event_timers.lock);
-  for (acl__event_waiter *w = acl__event_timers.head, *tn; w != NULL; w = tn) {
-    tn = w->tnext;
-    if (w->deadline > now) {
-      if (next == 0 || w->deadline < next)
-        next = w->deadline;
-      continue;
-    }
-    /* due: off the timer list; the wait, unless it ended meanwhile, fails */
-    if (w->tprev != NULL)
-      w->tprev->tnext = w->tnext;
-    else
-      acl__event_timers.head = w->tnext;
-    if (w->tnext != NULL)
-      w->tnext->tprev = w->tprev;
-    w->in_timer = 0;
-    acl__event *e = w->ev;
-    pthread_mutex_lock(&e->lock);
-    if (!w->finished && !w->timed_out && !w->lost && e->done < w->target) {
-      w->timed_out = 1;
-      acl__event_unlink_waiter_locked(e, w);
-      acl__event_ipc_waiting_locked(e);
-      acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
-    }
-    pthread_mutex_unlock(&e->lock);
+/* A wait's deadline passed (timer lock held): unless it ended meanwhile, it fails. */
+static void acl__event_wait_due(acl__deadline_entry *d) {
+  acl__event_waiter *w = (acl__event_waiter *)((char *)d - offsetof(acl__event_waiter, timer));
+  acl__event *e = w->ev;
+  pthread_mutex_lock(&e->lock);
+  if (!w->finished && !w->timed_out && !w->lost && e->done < w->target) {
+    w->timed_out = 1;
+    acl__event_unlink_waiter_locked(e, w);
+    acl__event_ipc_waiting_locked(e);
+    acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
   }
-  pthread_mutex_unlock(&acl__event_timers.lock);
-  return next;
+  pthread_mutex_unlock(&e->lock);
 }
+
+uint64_t acl__event_poll(uint64_t now) { return acl__deadline_poll(&acl__event_timers, now, acl__event_wait_due); }
 
 static int acl__reset_run(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;

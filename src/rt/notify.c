@@ -39,6 +39,7 @@
 #include "rt/notify.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,9 +85,8 @@ struct nf_wait {
   nf_wait *next;              /* n->waiters (notify lock) */
   int parked;                 /* on n->waiters (notify lock) */
   int result;                 /* a failure decided while parked (notify lock) */
-  nf_wait *tprev, *tnext;     /* the timed waits (nf_timers.lock) */
-  int in_timer, armed;
-  uint64_t deadline;
+  acl__deadline_entry timer;  /* with a timeout: on nf_timers */
+  int armed;
 };
 
 typedef struct nf_task {
@@ -101,15 +101,11 @@ static struct {
   acl__notify *head;
 } nf_live = {PTHREAD_MUTEX_INITIALIZER, NULL};
 
-static struct {
-  pthread_mutex_t lock;
-  nf_wait *head;
-} nf_timers = {PTHREAD_MUTEX_INITIALIZER, NULL};
+static acl__deadline_list nf_timers = ACL__DEADLINE_LIST_INIT;
 
 static pthread_once_t nf_once = PTHREAD_ONCE_INIT;
 static void nf_atfork_child(void) {
-  pthread_mutex_init(&nf_timers.lock, NULL);
-  nf_timers.head = NULL; /* the parent's waits are not ours */
+  acl__deadline_reset(&nf_timers); /* the parent's waits are not ours */
   pthread_mutex_init(&nf_live.lock, NULL);
 }
 static void nf_setup(void) { pthread_atfork(NULL, NULL, nf_atfork_child); }
@@ -194,19 +190,7 @@ static void nf_unref(acl__notify *n) {
   free(n);
 }
 
-static void nf_timer_remove(nf_wait *w) {
-  pthread_mutex_lock(&nf_timers.lock);
-  if (w->in_timer) {
-    if (w->tprev != NULL)
-      w->tprev->tnext = w->tnext;
-    else
-      nf_timers.head = w->tnext;
-    if (w->tnext != NULL)
-      w->tnext->tprev = w->tprev;
-    w->in_timer = 0;
-  }
-  pthread_mutex_unlock(&nf_timers.lock);
-}
+static void nf_timer_remove(nf_wait *w) { acl__deadline_remove(&nf_timers, &w->timer); }
 
 /* ---- tasks ------------------------------------------------------------------- */
 
@@ -252,49 +236,25 @@ static int nf_wait_run(acl__task *t) {
   if (w->timeout_s != 0 && w->timeout_s != UINT32_MAX && !w->armed) {
     /* the timeout runs from when the wait starts on the device */
     w->armed = 1;
-    w->deadline = acl__now_ns() + (uint64_t)w->timeout_s * 1000000000u;
-    pthread_mutex_lock(&nf_timers.lock);
-    w->tprev = NULL;
-    w->tnext = nf_timers.head;
-    if (w->tnext != NULL)
-      w->tnext->tprev = w;
-    nf_timers.head = w;
-    w->in_timer = 1;
-    pthread_mutex_unlock(&nf_timers.lock);
-    acl__timer_arm(w->deadline);
+    acl__deadline_add(&nf_timers, &w->timer, acl__now_ns() + (uint64_t)w->timeout_s * 1000000000u);
   }
   return ACL__TASK_PARK;
 }
 
-uint64_t acl__notify_poll(uint64_t now) {
-  uint64_t next = 0;
-  pthread_mutex_lock(&nf_timers.lock);
-  for (nf_wait *w = nf_timers.head, *tn; w != NULL; w = tn) {
-    tn = w->tnext;
-    if (w->deadline > now) {
-      if (next == 0 || w->deadline < next)
-        next = w->deadline;
-      continue;
-    }
-    if (w->tprev != NULL)
-      w->tprev->tnext = w->tnext;
-    else
-      nf_timers.head = w->tnext;
-    if (w->tnext != NULL)
-      w->tnext->tprev = w->tprev;
-    w->in_timer = 0;
-    acl__notify *n = w->n;
-    pthread_mutex_lock(&n->lock);
-    if (w->parked && w->result == 0) {
-      w->result = ACL_ERROR_RT_WAIT_TIMEOUT;
-      nf_unlink_locked(n, w);
-      acl__stream_unpark(w->t.stream); /* the task lives until it has run again */
-    }
-    pthread_mutex_unlock(&n->lock);
+/* A wait's deadline passed (timer lock held): unless it went on meanwhile, it fails. */
+static void nf_wait_due(acl__deadline_entry *d) {
+  nf_wait *w = (nf_wait *)((char *)d - offsetof(nf_wait, timer));
+  acl__notify *n = w->n;
+  pthread_mutex_lock(&n->lock);
+  if (w->parked && w->result == 0) {
+    w->result = ACL_ERROR_RT_WAIT_TIMEOUT;
+    nf_unlink_locked(n, w);
+    acl__stream_unpark(w->t.stream); /* the task lives until it has run again */
   }
-  pthread_mutex_unlock(&nf_timers.lock);
-  return next;
+  pthread_mutex_unlock(&n->lock);
 }
+
+uint64_t acl__notify_poll(uint64_t now) { return acl__deadline_poll(&nf_timers, now, nf_wait_due); }
 
 static void nf_record_release(acl__task *t) {
   nf_task *r = (nf_task *)t;

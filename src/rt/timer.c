@@ -10,6 +10,9 @@
  * and costs nothing.  It touches no device: the pollers (event.c, value.c)
  * walk their own lists, which are empty once every task has gone.
  *
+ * Deadline lists (timer.h) are the pollers' shared bookkeeping: a list's
+ * lock is taken before the lock of a wait's object (event, notify).
+ *
  * Lock: acl__timer.lock, a leaf, never held while the pollers run.  A fork
  * child forgets the thread (it does not exist there) and starts a new one
  * when it needs it.
@@ -107,4 +110,58 @@ void acl__timer_arm(uint64_t at_ns) {
     pthread_cond_signal(&acl__timer.cond);
   }
   pthread_mutex_unlock(&acl__timer.lock);
+}
+
+/* ---- deadline lists ----------------------------------------------------------- */
+
+static void acl__deadline_unlink(acl__deadline_list *l, acl__deadline_entry *e) {
+  if (e->prev != NULL)
+    e->prev->next = e->next;
+  else
+    l->head = e->next;
+  if (e->next != NULL)
+    e->next->prev = e->prev;
+  e->listed = 0;
+}
+
+void acl__deadline_add(acl__deadline_list *l, acl__deadline_entry *e, uint64_t at) {
+  pthread_mutex_lock(&l->lock);
+  e->at = at;
+  e->prev = NULL;
+  e->next = l->head;
+  if (e->next != NULL)
+    e->next->prev = e;
+  l->head = e;
+  e->listed = 1;
+  pthread_mutex_unlock(&l->lock);
+  acl__timer_arm(at);
+}
+
+void acl__deadline_remove(acl__deadline_list *l, acl__deadline_entry *e) {
+  pthread_mutex_lock(&l->lock);
+  if (e->listed)
+    acl__deadline_unlink(l, e);
+  pthread_mutex_unlock(&l->lock);
+}
+
+uint64_t acl__deadline_poll(acl__deadline_list *l, uint64_t now, void (*due)(acl__deadline_entry *e)) {
+  uint64_t next = 0;
+  pthread_mutex_lock(&l->lock);
+  for (acl__deadline_entry *e = l->head, *n; e != NULL; e = n) {
+    n = e->next;
+    if (e->at > now) {
+      if (next == 0 || e->at < next)
+        next = e->at;
+      continue;
+    }
+    acl__deadline_unlink(l, e);
+    due(e);
+  }
+  pthread_mutex_unlock(&l->lock);
+  return next;
+}
+
+void acl__deadline_reset(acl__deadline_list *l) {
+  pthread_mutex_init(&l->lock, NULL);
+  l->head = NULL;
 }
