@@ -23,83 +23,10 @@
 
 #include "acl/acl.h"
 #include "harness.h"
+#include "proc_driver.h"
 #include "openacl/openacl.h"
 
-typedef struct proc {
-  pid_t pid;
-  FILE *in, *out;
-  int dev_pid; /* what it reported */
-} proc;
-
-static void proc_start(proc *p) {
-  int to[2], from[2];
-  CHECK(pipe(to) == 0 && pipe(from) == 0);
-  fflush(NULL);
-  p->pid = fork();
-  CHECK(p->pid >= 0);
-  if (p->pid == 0) {
-    dup2(to[0], 0);
-    dup2(from[1], 1);
-    close(to[1]);
-    close(from[0]);
-    execl(OPENACL_IPC_PROC, OPENACL_IPC_PROC, (char *)NULL);
-    _exit(127);
-  }
-  close(to[0]);
-  close(from[1]);
-  /* helpers started later must not hold this one's pipes: it would never see end of input */
-  fcntl(to[1], F_SETFD, FD_CLOEXEC);
-  fcntl(from[0], F_SETFD, FD_CLOEXEC);
-  p->in = fdopen(to[1], "w");
-  p->out = fdopen(from[0], "r");
-  setvbuf(p->in, NULL, _IOLBF, 0);
-  char line[128] = "";
-  CHECK(fgets(line, sizeof(line), p->out) != NULL);
-  CHECK(sscanf(line, "pid %d", &p->dev_pid) == 1);
-}
-
-static void proc_vsend(proc *p, const char *fmt, va_list ap) {
-  vfprintf(p->in, fmt, ap);
-  fputc('\n', p->in);
-  fflush(p->in);
-}
-
-/* Sends a command without waiting for its answer. */
-static void proc_send(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void proc_send(proc *p, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  proc_vsend(p, fmt, ap);
-  va_end(ap);
-}
-
-/* The next answer line (without the newline). */
-static const char *proc_read(proc *p) {
-  static char line[512];
-  line[0] = '\0';
-  if (fgets(line, sizeof(line), p->out) == NULL)
-    return "(no answer)";
-  line[strcspn(line, "\n")] = '\0';
-  return line;
-}
-
-/* Sends a command, returns its answer line (without the newline). */
-static const char *proc_cmd(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *proc_cmd(proc *p, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  proc_vsend(p, fmt, ap);
-  va_end(ap);
-  return proc_read(p);
-}
-
-static int proc_end(proc *p) {
-  fclose(p->in);
-  fclose(p->out);
-  int st = 0;
-  waitpid(p->pid, &st, 0);
-  return st;
-}
+static void proc_start(proc *p) { proc_start_args(p, OPENACL_IPC_PROC, NULL); }
 
 static void setup(void) {
   CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
@@ -391,7 +318,7 @@ TEST(private_device) {
 /* The next answer of process i starts with want. */
 #define EXPECT_ANSWER(p, i, want)                                                                                      \
   do {                                                                                                                 \
-    const char *ea_line = proc_read(p);                                                                                \
+    const char *ea_line = proc_answer(p);                                                                                \
     if (strncmp(ea_line, (want), strlen(want)) != 0)                                                                   \
       th_fail(__FILE__, __LINE__, "process %d answered \"%s\", not \"%s...\"", (i), ea_line, (want));                  \
     if (strcmp((want), "done ") == 0)                                                                                  \

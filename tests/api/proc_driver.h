@@ -7,6 +7,7 @@
 #ifndef OPENACL_TEST_PROC_DRIVER_H
 #define OPENACL_TEST_PROC_DRIVER_H
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,9 @@ typedef struct proc {
 /* Starts `path` with one optional argument (NULL: none). */
 static inline void proc_start_args(proc *p, const char *path, const char *arg) {
   int to[2], from[2];
-  CHECK(pipe(to) == 0 && pipe(from) == 0);
+  /* close-on-exec: a helper started later must not hold this one's pipes
+   * open (it would never see the end of its input); dup2 clears it on 0 and 1 */
+  CHECK(pipe2(to, O_CLOEXEC) == 0 && pipe2(from, O_CLOEXEC) == 0);
   fflush(NULL);
   p->pid = fork();
   CHECK(p->pid >= 0);

@@ -23,66 +23,13 @@
 
 #include "acl/acl.h"
 #include "harness.h"
+#include "proc_driver.h"
 
 #define KiB ((size_t)1024)
 
-typedef struct proc {
-  pid_t pid;
-  FILE *in, *out;
-  int dev_pid;
-} proc;
-
-static void proc_start(proc *p) {
-  int to[2], from[2];
-  /* close-on-exec: a helper started later must not hold this one's pipes open */
-  CHECK(pipe2(to, O_CLOEXEC) == 0 && pipe2(from, O_CLOEXEC) == 0);
-  fflush(NULL);
-  p->pid = fork();
-  CHECK(p->pid >= 0);
-  if (p->pid == 0) {
-    dup2(to[0], 0);
-    dup2(from[1], 1);
-    close(to[1]);
-    close(from[0]);
-    execl(OPENACL_VMM_PROC, OPENACL_VMM_PROC, (char *)NULL);
-    _exit(127);
-  }
-  close(to[0]);
-  close(from[1]);
-  p->in = fdopen(to[1], "w");
-  p->out = fdopen(from[0], "r");
-  setvbuf(p->in, NULL, _IOLBF, 0);
-  char line[128] = "";
-  CHECK(fgets(line, sizeof(line), p->out) != NULL);
-  CHECK(sscanf(line, "pid %d", &p->dev_pid) == 1);
-}
-
-/* Sends a command, returns its answer line (without the newline). */
-static const char *proc_cmd(proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *proc_cmd(proc *p, const char *fmt, ...) {
-  static char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(p->in, fmt, ap);
-  va_end(ap);
-  fputc('\n', p->in);
-  fflush(p->in);
-  line[0] = '\0';
-  if (fgets(line, sizeof(line), p->out) == NULL)
-    return "(no answer)";
-  line[strcspn(line, "\n")] = '\0';
-  return line;
-}
+static void proc_start(proc *p) { proc_start_args(p, OPENACL_VMM_PROC, NULL); }
 
 #define PROC_OK(p, ...) CHECK_STR_EQ(proc_cmd((p), __VA_ARGS__), "ok")
-
-static int proc_end(proc *p) {
-  fclose(p->in);
-  fclose(p->out);
-  int st = 0;
-  waitpid(p->pid, &st, 0);
-  return st;
-}
 
 static void proc_kill(proc *p) {
   kill(p->pid, SIGKILL);

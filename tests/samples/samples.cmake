@@ -102,12 +102,15 @@ target_include_directories(sample_ipc_value_kernel PRIVATE ${PROJECT_SOURCE_DIR}
 set_target_properties(sample_ipc_value_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
 foreach(s ipc_mem_10_withpid ipc_mem_11_withoutpid)
   foreach(p a b)
-    add_executable(sample_${s}_${p} ${CMAKE_CURRENT_LIST_DIR}/${s}_${p}.c ${CMAKE_CURRENT_LIST_DIR}/ipc_sample_common.c)
+    add_executable(sample_${s}_${p} ${CMAKE_CURRENT_LIST_DIR}/ipc_mem_proc_${p}.c
+      ${CMAKE_CURRENT_LIST_DIR}/ipc_sample_common.c)
     target_link_libraries(sample_${s}_${p} PRIVATE ascendcl)
-    target_compile_definitions(sample_${s}_${p} PRIVATE _GNU_SOURCE)
+    target_compile_definitions(sample_${s}_${p} PRIVATE _GNU_SOURCE
+      WITH_PID=$<IF:$<STREQUAL:${s},ipc_mem_10_withpid>,1,0>)
     add_dependencies(sample_${s}_${p} sample_ipc_value_kernel)
   endforeach()
   add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
-    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs" LABELS threads)
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
+    LABELS threads)
 endforeach()

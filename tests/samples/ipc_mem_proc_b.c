@@ -1,9 +1,9 @@
 /*
- * ipc_mem_10_withpid_b.c - process B of the sample in the style of the
- * vendor's example/1_basic_features/memory/10_ipc_memory_withpid
- * (ipc_mem_10_withpid_a.c has the story): B writes its pid
- * (aclrtDeviceGetBareTgid) to ./file/pid.bin, reads A's key from
- * ./file/memName.bin, imports the memory on device 0, reads it with a
+ * ipc_mem_proc_b.c - process B of the samples in the style of the vendor's
+ * example/1_basic_features/memory/10_ipc_memory_withpid and
+ * 11_ipc_memory_withoutpid (ipc_mem_proc_a.c has the story): with WITH_PID B
+ * writes its pid (aclrtDeviceGetBareTgid) to ./file/pid.bin; it reads A's key
+ * from ./file/memName.bin, imports the memory on device 0, reads it with a
  * kernel (which prints "Destination data: 123"), closes the import and
  * writes the completion flag 1 to ./file/flag.bin.  The vendor's B closes
  * after writing the flag, racing A's close of the key; the vendor's rule is
@@ -28,15 +28,16 @@ int main(int argc, char **argv) {
   aclrtStream stream = NULL;
   CHECK_ERROR(aclrtCreateStream(&stream), "aclrtCreateStream");
 
+#if WITH_PID
   int32_t pid = 0;
   CHECK_ERROR(aclrtDeviceGetBareTgid(&pid), "aclrtDeviceGetBareTgid");
-  if (WriteFile("./file/pid.bin", &pid, sizeof(pid)) != 0)
+  if (sample_write_file("pid.bin", &pid, sizeof(pid)) != 0)
     return 1;
   INFO_LOG("Process B: get Process B's pid successfully, pid = %d", (int)pid);
+#endif
 
   char key[65] = {0};
-  size_t got = 0;
-  if (ReadFile("./file/memName.bin", key, sizeof(key) - 1, &got) != 0 || got == 0)
+  if (sample_read_file("memName.bin", key, sizeof(key) - 1) <= 0)
     return 1;
   INFO_LOG("Process B: get the shareable memory identifier successfully, key = %s", key);
 
@@ -48,7 +49,7 @@ int main(int argc, char **argv) {
   CHECK_ERROR(aclrtFree(devPtr), "aclrtFree"); /* as the vendor's B does: harmless after the close */
 
   int32_t flag = 1;
-  if (WriteFile("./file/flag.bin", &flag, sizeof(flag)) != 0)
+  if (sample_write_file("flag.bin", &flag, sizeof(flag)) != 0)
     return 1;
   INFO_LOG("Process B: complete ipc memory sharing");
 
