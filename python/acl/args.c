@@ -290,6 +290,15 @@ int pyacl_list_to_i64(const char *name, PyObject *list, int64_t *out, size_t max
   return 1;
 }
 
+int pyacl_list_to_pids(const char *name, PyObject *list, int32_t *out, size_t *n) {
+  int64_t v[PYACL_MAX_PIDS];
+  if (!pyacl_list_to_i64(name, list, v, PYACL_MAX_PIDS, n))
+    return 0;
+  for (size_t i = 0; i < *n; i++)
+    out[i] = (int32_t)v[i];
+  return 1;
+}
+
 /* ---- not-supported stubs ------------------------------------------------ */
 
 aclError pyacl_not_supported(const char *c_name) {

@@ -58,6 +58,9 @@ PyObject *pyacl_list_i64(const int64_t *v, size_t n);
 /* Fills out[0..n) from a list of ints (a tuple is rejected); returns 1, or 0
  * with TypeError naming `name`. */
 int pyacl_list_to_i64(const char *name, PyObject *list, int64_t *out, size_t max, size_t *n);
+/* A whitelist of pids (the IPC set-pid calls): at most PYACL_MAX_PIDS. */
+#define PYACL_MAX_PIDS 64
+int pyacl_list_to_pids(const char *name, PyObject *list, int32_t *out, size_t *n);
 
 /*
  * Functions whose C side openacl does not implement yet: they keep pyACL's

@@ -489,13 +489,10 @@ static PYACL_FASTCALL(py_ipc_mem_set_import_pid) {
   PyObject *list;
   if (!pyacl_parse("acl.rt.ipc_mem_set_import_pid", args, nargs, "sl", &key, &list))
     return NULL;
-  int64_t v[64];
+  int32_t pids[PYACL_MAX_PIDS];
   size_t n = 0;
-  if (!pyacl_list_to_i64("acl.rt.ipc_mem_set_import_pid", list, v, 64, &n))
+  if (!pyacl_list_to_pids("acl.rt.ipc_mem_set_import_pid", list, pids, &n))
     return NULL;
-  int32_t pids[64];
-  for (size_t i = 0; i < n; i++)
-    pids[i] = (int32_t)v[i];
   return pyacl_ret(aclrtIpcMemSetImportPid(key, n > 0 ? pids : NULL, n));
 }
 
@@ -636,13 +633,10 @@ static PYACL_FASTCALL(py_mem_set_pid_to_shareable_handle) {
   PyObject *list;
   if (!pyacl_parse("acl.rt.mem_set_pid_to_shareable_handle", args, nargs, "Kl", &sh, &list))
     return NULL;
-  int64_t v[64];
+  int32_t pids[PYACL_MAX_PIDS];
   size_t n = 0;
-  if (!pyacl_list_to_i64("acl.rt.mem_set_pid_to_shareable_handle", list, v, 64, &n))
+  if (!pyacl_list_to_pids("acl.rt.mem_set_pid_to_shareable_handle", list, pids, &n))
     return NULL;
-  int32_t pids[64];
-  for (size_t i = 0; i < n; i++)
-    pids[i] = (int32_t)v[i];
   return pyacl_ret(aclrtMemSetPidToShareableHandle(sh, n > 0 ? pids : NULL, n));
 }
 

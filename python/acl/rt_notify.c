@@ -92,13 +92,10 @@ static PYACL_FASTCALL(py_notify_set_import_pid) {
   PyObject *list;
   if (!pyacl_parse("acl.rt.notify_set_import_pid", args, nargs, "pl", &n, &list))
     return NULL;
-  int64_t v[64];
+  int32_t pids[PYACL_MAX_PIDS];
   size_t cnt = 0;
-  if (!pyacl_list_to_i64("acl.rt.notify_set_import_pid", list, v, 64, &cnt))
+  if (!pyacl_list_to_pids("acl.rt.notify_set_import_pid", list, pids, &cnt))
     return NULL;
-  int32_t pids[64];
-  for (size_t i = 0; i < cnt; i++)
-    pids[i] = (int32_t)v[i];
   return pyacl_ret(aclrtNotifySetImportPid(n, cnt > 0 ? pids : NULL, cnt));
 }
 
