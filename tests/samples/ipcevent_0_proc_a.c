@@ -15,15 +15,9 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "sample_files.h"
 
-#define CHECK_ACL(call)                                                                   \
-  do {                                                                                    \
-    aclError r_ = (call);                                                                 \
-    if (r_ != ACL_SUCCESS) {                                                              \
-      printf("Process A: %s failed, error %d: %s\n", #call, (int)r_, aclGetRecentErrMsg()); \
-      return 1;                                                                           \
-    }                                                                                     \
-  } while (0)
+#define CHECK_ACL(call) SAMPLE_CHECK_ACL("Process A", call)
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);

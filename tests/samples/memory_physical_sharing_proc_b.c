@@ -16,14 +16,7 @@
 #define SAMPLE_WITH_PID 1
 #endif
 
-#define CHECK_ACL(call)                                                                                                \
-  do {                                                                                                                 \
-    aclError r_ = (call);                                                                                              \
-    if (r_ != ACL_SUCCESS) {                                                                                           \
-      ERROR_LOG("%s failed: %d %s", #call, (int)r_, aclGetRecentErrMsg());                                             \
-      return 1;                                                                                                        \
-    }                                                                                                                  \
-  } while (0)
+#define CHECK_ACL(call) SAMPLE_CHECK_ACL("Process B", call)
 
 int main(void) {
   int32_t deviceId = 0;

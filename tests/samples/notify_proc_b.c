@@ -12,14 +12,7 @@
 #include "acl/acl.h"
 #include "sample_files.h"
 
-#define CHECK_ACL(call)                                                                   \
-  do {                                                                                    \
-    aclError r_ = (call);                                                                 \
-    if (r_ != ACL_SUCCESS) {                                                              \
-      printf("Process B: %s failed, error %d: %s\n", #call, (int)r_, aclGetRecentErrMsg()); \
-      return 1;                                                                           \
-    }                                                                                     \
-  } while (0)
+#define CHECK_ACL(call) SAMPLE_CHECK_ACL("Process B", call)
 
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);

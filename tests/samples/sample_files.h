@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "acl/acl.h"
+
 /* The vendor's log lines: "[INFO]  <message>", flushed at once (stdout is a file). */
 #define SAMPLE_LOG(tag, ...)                                                                                           \
   do {                                                                                                                 \
@@ -25,6 +27,17 @@
   } while (0)
 #define INFO_LOG(...) SAMPLE_LOG("[INFO]  ", __VA_ARGS__)
 #define ERROR_LOG(...) SAMPLE_LOG("[ERROR]  ", __VA_ARGS__)
+
+/* Leaves main with 1 when an ACL call fails, saying which, as the vendor's
+ * samples do; who: "Process A" or "Process B". */
+#define SAMPLE_CHECK_ACL(who, call)                                                                                    \
+  do {                                                                                                                 \
+    aclError r_ = (call);                                                                                              \
+    if (r_ != ACL_SUCCESS) {                                                                                           \
+      ERROR_LOG("%s: %s failed, error %d: %s", who, #call, (int)r_, aclGetRecentErrMsg());                             \
+      return 1;                                                                                                        \
+    }                                                                                                                  \
+  } while (0)
 
 static inline int sample_write_file(const char *name, const void *data, size_t len) {
   char path[256], done[300];
