@@ -6,7 +6,7 @@
 add_executable(api_ipc_proc ${CMAKE_CURRENT_LIST_DIR}/ipc_proc.c ${CMAKE_CURRENT_LIST_DIR}/ipc_load.c)
 target_include_directories(api_ipc_proc PRIVATE ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(api_ipc_proc PRIVATE ascendcl)
-openacl_test(api_ipc GROUP api/ipc SOURCES ${CMAKE_CURRENT_LIST_DIR}/ipc.c)
+openacl_test(api_ipc GROUP api/ipc SOURCES ${CMAKE_CURRENT_LIST_DIR}/ipc.c LABELS threads)
 target_compile_definitions(api_ipc PRIVATE OPENACL_IPC_PROC="$<TARGET_FILE:api_ipc_proc>")
 add_dependencies(api_ipc api_ipc_proc)
 

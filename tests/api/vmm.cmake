@@ -5,7 +5,7 @@
 # mechanisms (api/vmm/alias/<test>, api/vmm/off/<test>), since mapped
 # memory must be device memory under each.  vmm_share.c is several
 # processes: vmm_proc.c is the other one (fork+exec), driven through pipes.
-openacl_test(api_vmm GROUP api/vmm SOURCES ${CMAKE_CURRENT_LIST_DIR}/vmm.c)
+openacl_test(api_vmm GROUP api/vmm SOURCES ${CMAKE_CURRENT_LIST_DIR}/vmm.c LABELS threads)
 add_dependencies(api_vmm openacl_memory_kernels)
 target_compile_definitions(api_vmm PRIVATE OPENACL_MEMORY_KERNELS="$<TARGET_FILE:openacl_memory_kernels>")
 file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/vmm.c openacl_vmm_lines REGEX "^TEST\\([A-Za-z0-9_]+\\)")
@@ -21,6 +21,6 @@ endforeach()
 add_executable(api_vmm_proc ${CMAKE_CURRENT_LIST_DIR}/vmm_proc.c)
 target_include_directories(api_vmm_proc PRIVATE ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(api_vmm_proc PRIVATE ascendcl)
-openacl_test(api_vmm_share GROUP api/vmm_share SOURCES ${CMAKE_CURRENT_LIST_DIR}/vmm_share.c)
+openacl_test(api_vmm_share GROUP api/vmm_share SOURCES ${CMAKE_CURRENT_LIST_DIR}/vmm_share.c LABELS threads)
 target_compile_definitions(api_vmm_share PRIVATE OPENACL_VMM_PROC="$<TARGET_FILE:api_vmm_proc>")
 add_dependencies(api_vmm_share api_vmm_proc)
