@@ -554,8 +554,8 @@ static void acl__event_poke(void *obj, int tick, acl__ipcsig_help *help) {
       w->lost = w->target > e->done;
       *pp = w->next;
       w->next = NULL;
-      acl__stream_unpark(w->stream); /* the task (and w) lives until it has run again */
-      acl__ipcsig_help_add(help, w->stream);
+      if (!acl__ipcsig_help_add(help, w->stream)) /* the task (and w) lives until it has run again */
+        acl__stream_unpark(w->stream);
     } else {
       pp = &w->next;
     }

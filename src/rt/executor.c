@@ -445,6 +445,28 @@ int acl__stream_help(acl__stream *s, uint64_t until) {
   return s->completed != before; /* 0: it stopped at once (executor-only task): wait instead */
 }
 
+int acl__stream_resume_here(acl__stream *s) {
+  /* stream lock held.  Like acl__stream_unpark followed by
+   * acl__stream_help, but a parked stream goes straight to RUNNING here:
+   * no executor is woken to race for it, no synchronising thread is woken
+   * before there is something to see. */
+  if (s->state == ACL__STREAM_READY)
+    return acl__stream_help(s, UINT64_MAX);
+  if (s->state != ACL__STREAM_PARKED) {
+    s->wakeups++; /* running (its task may be about to park): it runs the task again */
+    return 0;
+  }
+  acl__device *d = s->dev;
+  s->state = ACL__STREAM_RUNNING;
+  acl__device_access_begin(d);
+  uint64_t before = s->completed;
+  int push = acl__stream_run_locked(s, 0, UINT64_MAX);
+  acl__device_access_end(d);
+  if (push)
+    acl__sched_push(s);
+  return s->completed != before;
+}
+
 /* ---- parallel loops -------------------------------------------------------- */
 
 static void acl__pjob_work(acl__pjob *j) {

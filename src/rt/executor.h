@@ -16,6 +16,12 @@ void acl__sched_forget(acl__device *d);
  * its tasks in the calling thread until `until` has completed or it parks.
  * Returns 1 when it ran something. */
 int acl__stream_help(acl__stream *s, uint64_t until);
+/* Stream lock held: wakes a parked stream and runs its tasks in the calling
+ * thread until it parks again, empties, or reaches a task only an
+ * executor runs (then an executor takes over); a stream not parked is
+ * woken as acl__stream_unpark does.  For a thread that has nothing better
+ * to do (the bell thread, ipc_signal.c).  Returns 1 when it ran something. */
+int acl__stream_resume_here(acl__stream *s);
 /* The CLOCK_REALTIME time timeout_ms from now, for pthread_cond_timedwait (stream.c). */
 void acl__deadline(struct timespec *ts, int32_t timeout_ms);
 /* Removes a stream from the ready list (stream lock held); 1 if it was there. */

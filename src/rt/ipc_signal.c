@@ -58,27 +58,30 @@ static void acl__sig_atfork_child(void) {
 
 static void acl__sig_setup(void) { pthread_atfork(NULL, NULL, acl__sig_atfork_child); }
 
-void acl__ipcsig_help_add(acl__ipcsig_help *h, acl__stream *s) {
-  if (h->n == ACL__IPCSIG_HELP_MAX)
-    return;
+int acl__ipcsig_help_add(acl__ipcsig_help *h, acl__stream *s) {
   for (int i = 0; i < h->n; i++)
     if (h->s[i] == s)
-      return;
+      return 1;
+  if (h->n == ACL__IPCSIG_HELP_MAX)
+    return 0;
   pthread_mutex_lock(&s->lock);
   s->users++; /* as a synchronising thread: the stream is not freed under us */
   pthread_mutex_unlock(&s->lock);
   h->s[h->n++] = s;
+  return 1;
 }
 
-/* Runs the woken streams' ready tasks in the bell thread, as a thread that
- * synchronises a stream does (acl__stream_help: up to a task only an
- * executor runs, or until the stream parks again), then lets go of them. */
+/* Wakes the streams the pokes collected and runs their tasks in the bell
+ * thread (acl__stream_resume_here: until a stream parks again, empties, or
+ * reaches a task only an executor runs), then lets go of them. */
 static void acl__sig_run(acl__ipcsig_help *h) {
   for (int i = 0; i < h->n; i++) {
     acl__stream *s = h->s[i];
     pthread_mutex_lock(&s->lock);
     if (!s->destroying)
-      acl__stream_help(s, UINT64_MAX);
+      acl__stream_resume_here(s);
+    else
+      acl__stream_unpark(s);
     s->users--;
     if (s->destroying) {
       pthread_cond_broadcast(&s->idle_cond);

@@ -50,12 +50,13 @@ void acl__ipcsig_unwatch(acl__ipcsig_watcher *w);
 void acl__ipcsig_ring(acl__ds_sig *s);
 /* 0 when every other process that could signal s is gone. */
 int acl__ipcsig_peers(int32_t index);
-/* A poke unparked stream s, which the caller (holding the lock of the
- * object the wait is parked on: s is alive) keeps alive as a user of the
- * stream; the bell thread then runs its ready tasks itself, after the
- * pokes, instead of waking an executor for them: one thread hand-off less
- * per cross-process signal.  Full: nothing is kept (an executor runs it). */
-void acl__ipcsig_help_add(acl__ipcsig_help *h, struct acl__stream *s);
+/* A poke found a wait parked on stream s that can go on now.  The caller
+ * (holding the lock of the object the wait is parked on: s is alive)
+ * hands s to the bell thread, which holds it as a user of the stream,
+ * wakes it after the pokes and runs its tasks itself instead of waking an
+ * executor: fewer thread hand-offs per cross-process signal.  0 when the
+ * list is full: the caller unparks s itself (acl__stream_unpark). */
+int acl__ipcsig_help_add(acl__ipcsig_help *h, struct acl__stream *s);
 /* This process's bit in a signal's `waiting` and `attached` masks. */
 uint64_t acl__ipcsig_my_bit(void);
 /* aclFinalize: stops the bell thread and leaves the registry. */

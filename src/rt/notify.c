@@ -494,10 +494,8 @@ static void nf_poke(void *obj, int tick, acl__ipcsig_help *help) {
       w->result = ACL_ERROR_RT_SUSPECT_REMOTE_ERROR;
       nf_unlink_locked(n, w);
     }
-    if (w->result != 0 || nf_holds_now(n, w)) { /* only the waits that can go on */
-      acl__stream_unpark(w->t.stream);
-      acl__ipcsig_help_add(help, w->t.stream);
-    }
+    if ((w->result != 0 || nf_holds_now(n, w)) && !acl__ipcsig_help_add(help, w->t.stream))
+      acl__stream_unpark(w->t.stream); /* only the waits that can go on */
   }
   pthread_mutex_unlock(&n->lock);
 }
