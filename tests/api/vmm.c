@@ -21,6 +21,7 @@
 
 #include "acl/acl.h"
 #include "harness.h"
+#include "model_helpers.h"
 
 #ifndef OPENACL_MEMORY_KERNELS
 #error "OPENACL_MEMORY_KERNELS must name the memory test kernels"
@@ -666,6 +667,48 @@ TEST(host_access_traps) {
 }
 
 /* Mapped memory is no aclrtFree / IPC-key memory; aclrtCheckMemType says RSVD. */
+/* A model reads its input, writes its output and keeps its weights and work
+ * memory in mapped ranges: mapped memory is device memory for models too. */
+TEST(model_in_mapped_memory) {
+  up();
+  const float bias[4] = {0.5f, 1.5f, -2.0f, 4.0f};
+  tw_value x = {"X", 1, {4}, {NULL}}, y = {"Y", 1, {4}, {NULL}};
+  size_t size = 0;
+  uint8_t *onnx = tw_one_node("Add", &x, 1, &y, bias, "vmm test", &size);
+  size_t work_size = 0, weight_size = 0;
+  CHECK_INT_EQ(aclmdlQuerySizeFromMem(onnx, size, &work_size, &weight_size), ACL_SUCCESS);
+  void *va = NULL;
+  aclrtDrvMemHandle h = NULL;
+  map_rw(2 * MiB, &va, &h);
+  /* one mapping, cut in four: input, output, weights, work */
+  char *in = va, *out = in + 4096, *weight = out + 4096, *work = weight + 256 * 1024;
+  CHECK(work_size + (size_t)(work - in) <= 2 * MiB && weight_size <= 256 * 1024);
+  uint32_t id = 0;
+  CHECK_INT_EQ(aclmdlLoadFromMemWithMem(onnx, size, &id, work, work_size ? work_size : 1, weight,
+                                        weight_size ? weight_size : 1),
+               ACL_SUCCESS);
+  float host_in[4], got[4];
+  for (int i = 0; i < 4; i++)
+    host_in[i] = tw_in_value(0, (size_t)i);
+  CHECK_INT_EQ(aclrtMemcpy(in, sizeof(host_in), host_in, sizeof(host_in), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  aclDataBuffer *bi = aclCreateDataBuffer(in, sizeof(host_in)), *bo = aclCreateDataBuffer(out, sizeof(got));
+  aclmdlDataset *di = aclmdlCreateDataset(), *dout = aclmdlCreateDataset();
+  CHECK_INT_EQ(aclmdlAddDatasetBuffer(di, bi), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlAddDatasetBuffer(dout, bo), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlExecute(id, di, dout), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemcpy(got, sizeof(got), out, sizeof(got), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  for (int i = 0; i < 4; i++)
+    CHECK_INT_EQ((int)(got[i] * 2), (int)((host_in[i] + bias[i]) * 2));
+  CHECK_INT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  aclmdlDestroyDataset(di);
+  aclmdlDestroyDataset(dout);
+  aclDestroyDataBuffer(bi);
+  aclDestroyDataBuffer(bo);
+  unmap_free(va, h);
+  free(onnx);
+  down();
+}
+
 TEST(other_apis) {
   up();
   void *va = NULL;

@@ -5,8 +5,11 @@
 # mechanisms (api/vmm/alias/<test>, api/vmm/off/<test>), since mapped
 # memory must be device memory under each.  vmm_share.c is several
 # processes: vmm_proc.c is the other one (fork+exec), driven through pipes.
-openacl_test(api_vmm GROUP api/vmm SOURCES ${CMAKE_CURRENT_LIST_DIR}/vmm.c LABELS threads)
-add_dependencies(api_vmm openacl_memory_kernels)
+# The model test's ONNX file is written with model_helpers.c.
+openacl_test(api_vmm GROUP api/vmm SOURCES ${CMAKE_CURRENT_LIST_DIR}/vmm.c LIBS PkgConfig::PROTOBUFC LABELS threads)
+target_sources(api_vmm PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CURRENT_LIST_DIR}/model_helpers.c)
+target_include_directories(api_vmm PRIVATE ${OPENACL_GEN_DIR})
+add_dependencies(api_vmm openacl_objects openacl_memory_kernels)
 target_compile_definitions(api_vmm PRIVATE OPENACL_MEMORY_KERNELS="$<TARGET_FILE:openacl_memory_kernels>")
 file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/vmm.c openacl_vmm_lines REGEX "^TEST\\([A-Za-z0-9_]+\\)")
 foreach(line ${openacl_vmm_lines})
