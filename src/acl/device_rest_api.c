@@ -257,7 +257,7 @@ aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream) {
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "userdata is NULL");
   (void)length;
   (void)stream;
-  return acl__not_supported(__func__, "issue 12", "profiling traces are not recorded yet");
+  return acl__not_supported(__func__, "", "the vendor does not document what a profiling trace records");
 }
 
 /* ---- managed memory: prefetch batches --------------------------------------------- */

@@ -81,7 +81,7 @@ aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t 
     return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "attr is %llu, not an ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_* value (0..3)",
                      (unsigned long long)attr);
   /* The simulated device has one link, which every import uses. */
-  return acl__not_supported(__func__, "issue 13", "an Atlas A3 super-node setting, as on the vendor's other chips");
+  return acl__not_supported(__func__, "", "an Atlas A3 super-node setting, as on the vendor's other chips");
 }
 
 aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num) {
@@ -90,5 +90,5 @@ aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *server
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", key == NULL ? "key" : "serverPids");
   (void)num;
   /* The simulated device is one server: aclrtIpcMemSetImportPid is the whitelist. */
-  return acl__not_supported(__func__, "issue 13", "an Atlas A3 super-node feature, as on the vendor's other chips");
+  return acl__not_supported(__func__, "", "an Atlas A3 super-node feature, as on the vendor's other chips");
 }

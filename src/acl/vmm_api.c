@@ -96,7 +96,7 @@ aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t ali
   (void)size;
   (void)alignment;
   (void)flags;
-  return acl__not_supported(__func__, "issue 13", "fixed-address reservations without UC memory are not implemented");
+  return acl__not_supported(__func__, "", "reservations at a fixed address without UC memory are an Atlas A3 feature the simulated device has no use for");
 }
 
 aclError aclrtReleaseMemAddress(void *virPtr) {
@@ -399,7 +399,7 @@ aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, 
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", virPtrDst == NULL ? "virPtrDst" : "virPtrSrc");
   (void)size;
   (void)linkIdx;
-  return acl__not_supported(__func__, "issue 13", "choosing the link a mapping uses is not implemented");
+  return acl__not_supported(__func__, "", "the simulated devices have one link (no SIO / HCCS choice)");
 }
 
 aclError aclrtMemMapSetLink(void *virPtr, size_t size, aclrtMemLinkType linkType) {
@@ -408,7 +408,7 @@ aclError aclrtMemMapSetLink(void *virPtr, size_t size, aclrtMemLinkType linkType
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
   (void)size;
   (void)linkType;
-  return acl__not_supported(__func__, "issue 13", "choosing the link a mapping uses is not implemented");
+  return acl__not_supported(__func__, "", "the simulated devices have one link (no SIO / HCCS choice)");
 }
 
 aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDeviceId, uint64_t flags) {
@@ -418,5 +418,5 @@ aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDeviceId, uint64_t
   (void)size;
   (void)dstDeviceId;
   (void)flags;
-  return acl__not_supported(__func__, "issue 13", "peer mappings of another device's memory are not implemented");
+  return acl__not_supported(__func__, "", "the simulated devices share one address space: no peer mapping to make");
 }
