@@ -32,6 +32,7 @@
 
 #include "acl/acl.h"
 #include "acl/process.h"
+#include "aclnn/nn.h"
 #include "common/config.h"
 #include "dump/dump.h"
 #include "prof/prof.h"
@@ -348,6 +349,7 @@ static int acl__init_first(const char *path) {
   ms_rm = acl__ms_since(&ts);
   acl__dump_config_from_init(acl__proc.cfg); /* the acl.json dump section takes effect (src/dump/) */
   acl__prof_process_start(acl__proc.cfg);     /* and the profiler section (src/prof/) */
+  acl__nn_init(NULL);                         /* aclInit initialises aclnn too (src/aclnn/) */
 
   if (path[0] != '\0') {
     char *pp = strdup(path), *pt = strdup(acl__proc.config_text);
@@ -445,6 +447,7 @@ static int acl__teardown(const char *api) {
   acl__dump_config_shutdown(); /* dump off before the models go (src/dump/) */
   acl__rt_shutdown();
   acl__prof_process_stop(); /* every task has run: the profile is written (src/prof/) */
+  acl__nn_finalize();
   int flush_ms = acl__proc.env.log_flush_timeout_ms;
   acl__state_release();
   acl__proc.initialised = 0;

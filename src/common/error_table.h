@@ -815,6 +815,102 @@
      "raise the timeout (ACL_MDL_STREAM_SYNC_TIMEOUT); check for blocked inputs") \
   XX(ACL_ERROR_GE_REDEPLOYING, 545602, "the model is being redeployed", \
      "the model is being redeployed after a failure; not produced by openacl", \
-     "wait and retry")
+     "wait and retry") \
+  /* aclnn status codes (aclnn/opdev/op_errno.h): 161xxx the caller's error, 361xxx a runtime \
+   * failure, 561xxx internal faults.  The operators say in aclGetRecentErrMsg which parameter \
+   * and rule failed. */ \
+  XX(ACLNN_SUCCESS, 0, "success (the aclnn operators' name for ACL_SUCCESS)", \
+     "the call did what was asked", \
+     "nothing to do") \
+  XX(ACLNN_ERR_PARAM_NULLPTR, 161001, "a required pointer argument of an aclnn call is NULL", \
+     "a tensor, scalar, workspaceSize or executor pointer was not given, or a workspace was needed and " \
+     "none was passed", \
+     "pass every parameter the operator's reference marks as required (only ...Optional ones may be NULL)") \
+  XX(ACLNN_ERR_PARAM_INVALID, 161002, "an aclnn argument check failed", \
+     "a data type the operator does not take, types without a common type or an output type the result " \
+     "cannot be cast to, shapes that do not broadcast or an output of the wrong shape, more than 8 dims, " \
+     "tensor memory that is not device memory, or an executor that already ran", \
+     "read aclGetRecentErrMsg: it names the parameter and the rule; check the operator's dtype and shape " \
+     "rules in docs/aclnn.md") \
+  XX(ACLNN_ERR_RUNTIME_ERROR, 361001, "a runtime call inside an aclnn operator failed", \
+     "the stream could not take the operator: no current context (aclrtSetDevice not called), a stream of " \
+     "another context or one destroyed, or host memory ran out", \
+     "read the message before this one in aclGetRecentErrMsg; call aclrtSetDevice first and pass a live " \
+     "stream of the current context") \
+  XX(ACLNN_ERR_INNER, 561000, "an internal aclnn error", \
+     "openacl ran out of host memory or met a state it does not expect", \
+     "read the log; free host memory; report it with the message if it persists") \
+  XX(ACLNN_ERR_INNER_INFERSHAPE_ERROR, 561001, "an aclnn operator could not infer its output shape", \
+     "the inputs' shapes do not fit the operator", \
+     "check the shapes against the operator's reference") \
+  XX(ACLNN_ERR_INNER_TILING_ERROR, 561002, "an aclnn operator could not split its work (tiling)", \
+     "the vendor's generated operators also report bad parameters this way; openacl does not return it", \
+     "check the parameters against the operator's reference") \
+  XX(ACLNN_ERR_INNER_FIND_KERNEL_ERROR, 561003, "no kernel was found for an aclnn operator", \
+     "the operator has no kernel for these types on this device; openacl reports unsupported types with " \
+     "ACLNN_ERR_PARAM_INVALID instead", \
+     "use a data type the operator takes (docs/aclnn.md)") \
+  XX(ACLNN_ERR_INNER_CREATE_EXECUTOR, 561101, "the aclnn executor could not be made", \
+     "host memory ran out in aclnnXxxGetWorkspaceSize", \
+     "free host memory and call aclnnXxxGetWorkspaceSize again") \
+  XX(ACLNN_ERR_INNER_NOT_TRANS_EXECUTOR, 561102, "an aclnn operator did not hand its executor out", \
+     "an internal fault of the operator's first phase; not produced by openacl", \
+     "report it") \
+  XX(ACLNN_ERR_INNER_NULLPTR, 561103, "an internal NULL pointer, or a NULL executor or tensor given to the " \
+     "executor functions", \
+     "aclSetAclOpExecutorRepeatable, aclDestroyAclOpExecutor or an aclSet...TensorAddr call got a NULL " \
+     "executor or tensor", \
+     "pass the executor aclnnXxxGetWorkspaceSize returned, and a live tensor") \
+  XX(ACLNN_ERR_INNER_WRONG_ATTR_INFO_SIZE, 561104, "an operator's attribute information has the wrong size", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_KEY_CONFLICT, 561105, "two operator cache keys conflict", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_KEY_CONFILICT, 561105, "two operator cache keys conflict (the misspelt, deprecated name of ACLNN_ERR_INNER_KEY_CONFLICT)", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_INVALID_IMPL_MODE, 561106, "the implementation mode is invalid", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_OPP_PATH_NOT_FOUND, 561107, "the operator package path was not found", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_LOAD_JSON_FAILED, 561108, "an operator information JSON file could not be loaded", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_JSON_VALUE_NOT_FOUND, 561109, "a value is missing from an operator information JSON file", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_JSON_FORMAT_INVALID, 561110, "an operator information JSON file is malformed", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_JSON_DTYPE_INVALID, 561111, "an operator information JSON file names an invalid data type", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_OPP_KERNEL_PKG_NOT_FOUND, 561112, "the operator kernel package was not found", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_OP_FILE_INVALID, 561113, "an operator file is invalid", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_ATTR_NUM_OUT_OF_BOUND, 561114, "an operator has too many attributes", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_ATTR_LEN_NOT_ENOUGH, 561115, "an operator attribute is too short", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_INPUT_NUM_IN_JSON_TOO_LARGE, 561116, "an operator information JSON file lists too many inputs", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_INPUT_JSON_IS_NULL, 561117, "an operator information JSON input is empty", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_STATIC_WORKSPACE_INVALID, 561118, "a static kernel's workspace is invalid", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it") \
+  XX(ACLNN_ERR_INNER_STATIC_BLOCK_DIM_INVALID, 561119, "a static kernel's block count is invalid", \
+     "a failure of the vendor's operator packages or kernel bookkeeping; openacl does not produce it", \
+     "report it if you see it")
 
 #endif

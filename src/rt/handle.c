@@ -203,6 +203,14 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_TDT_ROUTE_QUERY: return "TDT queue route query";
   case ACL__H_NOTIFY: return "notify";
   case ACL__H_CNT_NOTIFY: return "count notify";
+  case ACL__H_NN_TENSOR: return "aclTensor";
+  case ACL__H_NN_SCALAR: return "aclScalar";
+  case ACL__H_NN_INT_ARRAY: return "aclIntArray";
+  case ACL__H_NN_FLOAT_ARRAY: return "aclFloatArray";
+  case ACL__H_NN_BOOL_ARRAY: return "aclBoolArray";
+  case ACL__H_NN_TENSOR_LIST: return "aclTensorList";
+  case ACL__H_NN_SCALAR_LIST: return "aclScalarList";
+  case ACL__H_NN_EXECUTOR: return "aclOpExecutor";
   default: return "handle";
   }
 }

@@ -75,6 +75,15 @@ typedef enum acl__handle_type {
   /* notifies (notify.c) */
   ACL__H_NOTIFY,         /* aclrtNotify */
   ACL__H_CNT_NOTIFY,     /* aclrtCntNotify */
+  /* aclnn objects (src/aclnn/) */
+  ACL__H_NN_TENSOR,      /* aclTensor */
+  ACL__H_NN_SCALAR,      /* aclScalar */
+  ACL__H_NN_INT_ARRAY,   /* aclIntArray */
+  ACL__H_NN_FLOAT_ARRAY, /* aclFloatArray */
+  ACL__H_NN_BOOL_ARRAY,  /* aclBoolArray */
+  ACL__H_NN_TENSOR_LIST, /* aclTensorList */
+  ACL__H_NN_SCALAR_LIST, /* aclScalarList */
+  ACL__H_NN_EXECUTOR,    /* aclOpExecutor */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 

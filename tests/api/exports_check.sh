@@ -4,7 +4,7 @@
 #   MODE match:    the dynamic symbols LIBRARY defines are exactly the names
 #                  in the global section of the version script MAP.
 #   MODE declared: every name in MAP is declared in a header under
-#                  INCLUDE_DIR/acl, openacl, mstx or profiling
+#                  INCLUDE_DIR/acl, openacl, mstx, profiling, aclnn or aclnnop
 #                  ("a function that is exported is declared").
 # Prints each difference and exits 1 when there is one.
 set -eu
@@ -45,7 +45,7 @@ match)
   [ $status -eq 0 ] && echo "$(wc -l < "$tmp/map") exported symbols match $(basename "$map")"
   ;;
 declared)
-  headers=$(find "$inc/acl" "$inc/openacl" "$inc/mstx" "$inc/profiling" -name '*.h' | LC_ALL=C sort)
+  headers=$(find "$inc/acl" "$inc/openacl" "$inc/mstx" "$inc/profiling" "$inc/aclnn" "$inc/aclnnop" -name '*.h' | LC_ALL=C sort)
   while read -r s; do
     # shellcheck disable=SC2086
     if ! cat $headers | grep -Eq "(^|[^A-Za-z0-9_])$s[[:space:]]*\\("; then

@@ -32,6 +32,50 @@
 #include "mstx/mstx_detail/mstx_inject.h"
 #include "profiling/aprof_pub.h"
 #include "profiling/aprof_pub.h"
+#include "aclnn/acl_meta.h"
+#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_v3.h"
+#include "aclnnop/aclnn_atan.h"
+#include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_cos.h"
+#include "aclnnop/aclnn_cosh.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_erf.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_isfinite.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_log10.h"
+#include "aclnnop/aclnn_log1p.h"
+#include "aclnnop/aclnn_log2.h"
+#include "aclnnop/aclnn_logical_and.h"
+#include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_logical_or.h"
+#include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_minimum.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_ops_math.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_reciprocal.h"
+#include "aclnnop/aclnn_remainder.h"
+#include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_rsub.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sinh.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tan.h"
+#include "aclnnop/aclnn_trunc.h"
+#include "aclnnop/aclnn_util.h"
+#include "aclnnop/aclnn_ops_math.h"
 
 int headers_tu_use(aclrtStream stream);
 /* The deprecation macros expand to something every compiler accepts. */
@@ -84,6 +128,25 @@ int headers_tu_use(aclrtStream stream) {
     mstxDomainDestroy(d);
     mstxGetToolId(&tool);
     (void)MsprofSetDeviceIdByGeModelIdx(0, 0);
+  }
+  /* aclnn: the two phases of an operator, the status codes as case labels */
+  {
+    int64_t shape[1] = {1};
+    bool flags[1] = {true};
+    aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, NULL);
+    aclBoolArray *ba = aclCreateBoolArray(flags, 1);
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
+    aclnnStatus st = aclnnAbsGetWorkspaceSize(t, t, &ws, &ex);
+    switch (st) {
+    case ACLNN_SUCCESS: st = aclnnAbs(NULL, ws, ex, stream); break;
+    case ACLNN_ERR_PARAM_NULLPTR:
+    case ACLNN_ERR_PARAM_INVALID: break;
+    default: break;
+    }
+    (void)aclDestroyBoolArray(ba);
+    (void)aclDestroyTensor(t);
+    (void)aclnnFinalize();
   }
   (void)acltdtDestroyDataItem(tdt_item);
   (void)acltdtCreateQueueRouteQueryInfo();

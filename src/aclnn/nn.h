@@ -1,0 +1,298 @@
+/*
+ * nn.h - the aclnn operator layer inside openacl: the objects of
+ * aclnn/acl_meta.h, the data types' rules (promotion, casting), the plan an
+ * operator's first phase makes and its second phase queues, and the
+ * element-wise engine that runs plans on the device's executors.
+ *
+ * Layering: src/aclnn sits beside the API layer (src/acl) and calls the
+ * runtime (src/rt) only: streams take a plan as one task, memory lookups
+ * say whether an address is device memory.
+ *
+ * Ownership (docs/aclnn.md has the long form):
+ *   aclTensor, aclScalar, arrays  made and freed by the caller; registered
+ *            in the runtime's handle table, so a destroyed or foreign one is
+ *            refused with a code instead of being dereferenced.
+ *   lists    own their elements: aclDestroyTensorList destroys them.
+ *   executor made by phase 1; a one-shot executor is freed by its phase 2
+ *            (success or not), a repeatable one by aclDestroyAclOpExecutor.
+ *            It holds no pointer to the caller's objects: everything phase 2
+ *            needs is copied into it at phase 1, and every task carries its
+ *            own copy of the plan, so an executor destroyed while its task
+ *            is still queued is harmless.
+ *
+ * Threads: objects have no lock; like the vendor's, an object is used by
+ * one thread at a time (both phases of an executor on the same thread).
+ */
+#ifndef OPENACL_ACLNN_NN_H
+#define OPENACL_ACLNN_NN_H
+
+#include <stdint.h>
+
+#include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
+
+/* The rank every operator of this slice accepts (vendor: "0-8 dims"). */
+#define ACL__NN_MAX_RANK 8
+
+/* ---- objects ------------------------------------------------------------ */
+
+struct aclTensor {
+  aclDataType dtype;
+  aclFormat format;
+  uint64_t ndim;         /* view rank */
+  uint64_t nstorage;     /* storage rank */
+  int64_t offset;        /* elements */
+  void *data;            /* storage base: a device address (or NULL) */
+  int64_t *dims;         /* ndim view dims */
+  int64_t *strides;      /* ndim strides, elements (contiguous when created with NULL) */
+  int64_t *storage;      /* nstorage dims */
+  int64_t *heap;         /* the three arrays when they do not fit inline, else NULL */
+  int64_t inline_[3 * ACL__NN_MAX_RANK];
+};
+
+struct aclScalar {
+  aclDataType dtype;
+  union {
+    unsigned char raw[16];
+    float f32;
+    double f64;
+    int8_t s8;
+    int16_t s16;
+    int32_t s32;
+    int64_t s64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+  } v;
+};
+
+/* Every tensor given to an operator is checked with this first: NULL after
+ * recording 161001 (NULL) or 161002 (not a live aclTensor) for `api`, naming
+ * the parameter. */
+const aclTensor *acl__nn_tensor_arg(const char *api, const char *name, const aclTensor *t, int *rc);
+const aclScalar *acl__nn_scalar_arg(const char *api, const char *name, const aclScalar *s, int *rc);
+int64_t acl__nn_numel(const aclTensor *t);
+
+/* ---- data types (dtype.c) ------------------------------------------------ */
+
+#define ACL__NN_BIT(dt) (1ull << (unsigned)(dt))
+/* The real types the element-wise operators of this slice compute with. */
+#define ACL__NN_FLOATS \
+  (ACL__NN_BIT(ACL_FLOAT) | ACL__NN_BIT(ACL_FLOAT16) | ACL__NN_BIT(ACL_DOUBLE) | ACL__NN_BIT(ACL_BF16))
+#define ACL__NN_SINTS (ACL__NN_BIT(ACL_INT8) | ACL__NN_BIT(ACL_INT16) | ACL__NN_BIT(ACL_INT32) | ACL__NN_BIT(ACL_INT64))
+#define ACL__NN_ARITH (ACL__NN_FLOATS | ACL__NN_SINTS | ACL__NN_BIT(ACL_UINT8) | ACL__NN_BIT(ACL_BOOL))
+#define ACL__NN_COMPLEX (ACL__NN_BIT(ACL_COMPLEX32) | ACL__NN_BIT(ACL_COMPLEX64) | ACL__NN_BIT(ACL_COMPLEX128))
+
+const char *acl__nn_dtype_name(aclDataType t);     /* "ACL_FLOAT16", or "data type 57" */
+size_t acl__nn_dtype_size(aclDataType t);          /* bytes of one element; 0 when not a fixed-size type here */
+int acl__nn_is_float(aclDataType t);               /* f16 f32 f64 bf16 */
+int acl__nn_is_int(aclDataType t);                 /* signed or unsigned integers, not bool */
+int acl__nn_is_complex(aclDataType t);
+/* The Tensor (+) Tensor promotion of the vendor's table (reference aclnn.md
+ * section 7.1); ACL_DT_UNDEFINED where the table says the pair does not promote. */
+aclDataType acl__nn_promote(aclDataType a, aclDataType b);
+/* The Tensor (+) Scalar promotion (section 7.1, second table). */
+aclDataType acl__nn_promote_scalar(aclDataType tensor, aclDataType scalar);
+/* The vendor's CanCast (section 7.2). */
+int acl__nn_can_cast(aclDataType from, aclDataType to);
+/* "ACL_FLOAT, ACL_FLOAT16, ..." for a mask: the text of the messages. */
+void acl__nn_dtype_list(uint64_t mask, char *buf, size_t size);
+
+/* ---- plans (what phase 1 decides and each task carries) ------------------- */
+
+/* What one element computes.  a and b are the two operands (b unused by
+ * the unary ones); alpha scales b where the operator has one. */
+typedef enum acl__nn_op {
+  /* binary */
+  ACL__NN_ADD,        /* a + alpha*b */
+  ACL__NN_SUB,        /* a - alpha*b */
+  ACL__NN_MUL,
+  ACL__NN_DIV,        /* true division */
+  ACL__NN_DIV_TRUNC,  /* a / b rounded toward zero */
+  ACL__NN_DIV_FLOOR,  /* a / b rounded down */
+  ACL__NN_POW,
+  ACL__NN_MAX,        /* NaN wins */
+  ACL__NN_MIN,
+  ACL__NN_REM,        /* a - floor(a/b)*b, the sign of b */
+  ACL__NN_AND,        /* results 1 / 0 */
+  ACL__NN_OR,
+  /* unary */
+  ACL__NN_COPY,
+  ACL__NN_NEG,
+  ACL__NN_ABS,
+  ACL__NN_EXP,
+  ACL__NN_LOG,
+  ACL__NN_LOG2,
+  ACL__NN_LOG10,
+  ACL__NN_LOG1P,
+  ACL__NN_SQRT,
+  ACL__NN_RSQRT,
+  ACL__NN_RECIP,
+  ACL__NN_SIN,
+  ACL__NN_COS,
+  ACL__NN_TAN,
+  ACL__NN_ATAN,
+  ACL__NN_SINH,
+  ACL__NN_COSH,
+  ACL__NN_ERF,
+  ACL__NN_FLOOR,
+  ACL__NN_CEIL,
+  ACL__NN_ROUND,      /* halves to even */
+  ACL__NN_TRUNC,
+  ACL__NN_SIGN,
+  ACL__NN_NOT,        /* results 1 / 0 */
+  ACL__NN_ISFINITE,   /* results 1 / 0 */
+  ACL__NN_OP_COUNT
+} acl__nn_op;
+
+/* The three representations a plan computes in: operands are loaded into
+ * one of them (f16 and bf16 compute in float and are rounded back), the
+ * operation runs on whole rows of it, results are stored in the output's
+ * type. */
+typedef enum acl__nn_class { ACL__NN_F32 = 0, ACL__NN_F64, ACL__NN_I64 } acl__nn_class;
+
+/* A constant: a scalar operand or alpha, in each class. */
+typedef struct acl__nn_val {
+  double d;
+  float f;
+  int64_t i;
+} acl__nn_val;
+
+typedef struct acl__nn_arg {
+  int is_const;                     /* a scalar operand: `c`, no memory */
+  int slot;                         /* tensors: the executor's address slot */
+  aclDataType dtype;
+  int64_t off;                      /* bytes from the slot's address to element 0 */
+  int64_t st[ACL__NN_MAX_RANK];     /* bytes between neighbours along each plan dim (0: broadcast) */
+  acl__nn_val c;
+  char *p;                          /* set when queued: device address of element 0 */
+} acl__nn_arg;
+
+typedef struct acl__nn_plan {
+  acl__nn_op op;
+  int nin;                          /* operands: 1 or 2 */
+  acl__nn_class lcls;               /* operands are loaded as */
+  acl__nn_class rcls;               /* results are computed as */
+  aclDataType cdt;                  /* the operation's data type (rounding of f16/bf16/narrow ints) */
+  int alpha_one;                    /* alpha is 1 (or absent): the plain form */
+  acl__nn_val alpha;
+  int rank;                         /* >= 1: dims after merging (0-D is one dim of 1) */
+  int64_t dims[ACL__NN_MAX_RANK];
+  int64_t numel;
+  acl__nn_arg in[2];
+  acl__nn_arg out;
+} acl__nn_plan;
+
+/* ---- executors (executor.c) ------------------------------------------------ */
+
+#define ACL__NN_MAX_SLOTS 4
+
+typedef struct acl__nn_slot {
+  void *addr;                       /* the tensor's storage base, as the caller knows it */
+  const char *name;                 /* the parameter, for messages: "self" */
+  int used;                         /* lo, hi are set (not for an empty plan) */
+  int64_t lo, hi;                   /* bytes [addr+lo, addr+hi) the plan touches */
+} acl__nn_slot;
+
+struct aclOpExecutor {
+  const char *api2;                 /* the phase-2 function that runs it: "aclnnAdd" */
+  int repeatable;
+  int empty;                        /* nothing to compute (an empty tensor) */
+  uint64_t workspace;               /* bytes phase 1 asked for */
+  int nslots;
+  acl__nn_slot slot[ACL__NN_MAX_SLOTS];
+  int n_in, n_out;                  /* tensor inputs and outputs, in the operator's order */
+  int in_slot[ACL__NN_MAX_SLOTS], out_slot[ACL__NN_MAX_SLOTS];
+  acl__nn_plan plan;
+};
+
+/* A new executor for phase 2 function api2 (registered), or NULL. */
+aclOpExecutor *acl__nn_exec_new(const char *api2);
+/* 1 when the output shares memory with an input other than element by
+ * element in step (then the result goes through a temporary buffer). */
+int acl__nn_exec_overlaps(const aclOpExecutor *ex);
+
+/* Phase 2 of every operator: runs (queues) the executor made by `api`'s
+ * phase 1 on `stream`.  Records the failure for `api`. */
+aclnnStatus acl__nn_run(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                        aclrtStream stream);
+
+/* aclInit / aclFinalize call these (aclnnInit / aclnnFinalize do too). */
+void acl__nn_init(const char *config_path);
+void acl__nn_finalize(void);
+
+/* ---- phase 1 of the element-wise operators (elementwise.c) ------------------ */
+
+/* How the data type an element-wise operator computes in is found. */
+typedef enum acl__nn_rule {
+  ACL__NN_RULE_TT,        /* Tensor (+) Tensor table (also for a scalar operand given as a tensor) */
+  ACL__NN_RULE_TS,        /* Tensor (+) Scalar table */
+  ACL__NN_RULE_ADDS,      /* Adds / Subs / Muls / Rsubs (reference 8.1, Adds) */
+  ACL__NN_RULE_SELF,      /* self's type (unary) */
+  ACL__NN_RULE_NONE       /* no common type: logical operators read truth values */
+} acl__nn_rule;
+
+/* Flags of an element-wise operator. */
+enum {
+  ACL__NN_F_FLOAT = 1,        /* an integral or bool common type computes in float (true division, exp ...) */
+  ACL__NN_F_OUT_SAME = 2,     /* out's type must equal self's (Floor, Ceil, ...) */
+  ACL__NN_F_OUT_BOOL = 4,     /* out must be bool (IsFinite) */
+  ACL__NN_F_RESULT_BOOL = 8,  /* the result is 1/0, castable to any out type (logical) */
+  ACL__NN_F_ALPHA = 16,       /* alpha scales b (Add, Sub ...) */
+  ACL__NN_F_NOT_BOTH_BOOL = 32, /* Pow: a bool base with a bool exponent is refused */
+  ACL__NN_F_INT_EXP_NONNEG = 64, /* Pow: an integral result needs a non-negative scalar exponent */
+  ACL__NN_F_NO_BOOL = 128,    /* a bool common type is refused (Remainder) */
+  ACL__NN_F_SWAP = 256        /* the plan computes b op a (Rsub) */
+};
+
+/* One element-wise operator call: up to two operands, each a tensor or a
+ * scalar, an optional alpha, and the output (an operand again when in place). */
+typedef struct acl__nn_ew {
+  const char *api;                  /* the phase-1 function: "aclnnAddGetWorkspaceSize" */
+  const char *api2;                 /* its phase 2: "aclnnAdd" */
+  acl__nn_op op;
+  int flags;
+  acl__nn_rule rule;
+  uint64_t in_types;                /* accepted operand types */
+  uint64_t out_types;               /* accepted output types */
+  const char *name[2];              /* parameter names for messages: "self", "other" */
+  const aclTensor *t[2];            /* tensor operands (NULL where the operand is a scalar) */
+  const aclScalar *s[2];            /* scalar operands */
+  int nin;                          /* 1 or 2 */
+  int scalar_operand[2];            /* operand i is a scalar (s[i]); otherwise a tensor (t[i]) */
+  const aclScalar *alpha;           /* ACL__NN_F_ALPHA */
+  const aclTensor *out;
+  const char *out_name;             /* "out", "result", or the in-place parameter's name */
+  int inplace;                      /* out is operand 0's tensor */
+} acl__nn_ew;
+
+/* Checks the call (the vendor's rules, codes 161001 / 161002 with a message
+ * naming the parameter), plans it and hands out the executor. */
+aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, aclOpExecutor **executor);
+
+/* A unary operator (one tensor operand): in place when out_name is NULL
+ * (self is written, its parameter named `name`). */
+aclnnStatus acl__nn_unary(const char *api, const char *api2, acl__nn_op op, int flags, uint64_t in_types,
+                          uint64_t out_types, const char *name, const aclTensor *self, const char *out_name,
+                          const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+
+/* Defines phase 2 of operator `name` (aclnnAdd ...): every one is the same
+ * call; the executor knows what to run. */
+#define ACL__NN_PHASE2(name)                                                                          \
+  aclnnStatus name(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) { \
+    ACL__PROF_API_SCOPE();                                                                            \
+    return acl__nn_run(#name, workspace, workspaceSize, executor, stream);                            \
+  }
+
+/* ---- the engine (kernel.c) ------------------------------------------------------ */
+
+/* Runs elements [start, end) of a queued plan (addresses set). */
+void acl__nn_kernel_range(const acl__nn_plan *p, int64_t start, int64_t end);
+/* Converts a scalar to the constant a plan uses for type cdt (a value of
+ * type cdt, in each class). */
+void acl__nn_const_of(const aclScalar *s, aclDataType cdt, acl__nn_val *v);
+/* The class values of type t are computed in. */
+acl__nn_class acl__nn_class_of(aclDataType t);
+
+#endif

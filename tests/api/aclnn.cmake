@@ -1,0 +1,10 @@
+# The aclnn operator API (issue 14 section 2, docs/aclnn.md): every
+# operator on every listed type against references computed in the tests
+# (api/aclnn/ops/*), the rules of promotion, casting, broadcasting, views
+# and alpha (api/aclnn/semantics/*), and the common layer: objects and
+# status codes (api/aclnn/objects/*), executors and phase 2 on streams
+# (api/aclnn/common/*).
+foreach(t objects)
+  openacl_test(api_aclnn_${t} GROUP api/aclnn/${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/aclnn_${t}.c LABELS threads)
+  target_link_libraries(api_aclnn_${t} PRIVATE m)
+endforeach()
