@@ -294,6 +294,21 @@ ipc_mem_10_withpid | ipc_mem_11_withoutpid)
   ! ls /dev/shm | grep -q -- "-$OPENACL_SHARED_DEVICE_NAME-" || fail "the device's registry was left in /dev/shm"
   cat "$out"
   ;;
+aclnn_0_hello_cann)
+  run "$bin/sample_$name"
+  # out = self + 1.2 * other, as the vendor's sample prints it
+  i=0
+  for v in 1.200000 2.200000 3.200000 5.400000 6.400000 7.400000 9.600000 10.600000; do
+    expect_line "^result\[$i\] is: $v\$"
+    i=$((i + 1))
+  done
+  expect_line "hello cann: done"
+  # linked as the vendor links it: the aclnn library names resolve to libascendcl
+  if command -v readelf > /dev/null 2>&1; then
+    readelf -d "$bin/sample_$name" | grep -q 'NEEDED.*libascendcl' || fail "not linked against libascendcl"
+  fi
+  cat "$out"
+  ;;
 *)
   echo "run_sample.sh: unknown sample '$name'" >&2
   exit 2

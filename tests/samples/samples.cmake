@@ -114,3 +114,18 @@ foreach(s ipc_mem_10_withpid ipc_mem_11_withoutpid)
     ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
     LABELS threads)
 endforeach()
+
+# The vendor's example/0_quickstart/0_hello_cann: aclnnAdd in two phases,
+# linked as the vendor's CMakeLists.txt links it: the runtime library with
+# -lnnopbase and -lopapi (symlinks to libascendcl.so, CMakeLists.txt).
+add_executable(sample_aclnn_0_hello_cann ${CMAKE_CURRENT_LIST_DIR}/aclnn_0_hello_cann.c)
+target_include_directories(sample_aclnn_0_hello_cann PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_directories(sample_aclnn_0_hello_cann PRIVATE $<TARGET_FILE_DIR:ascendcl>)
+target_link_libraries(sample_aclnn_0_hello_cann PRIVATE acl_rt nnopbase opapi)
+set_target_properties(sample_aclnn_0_hello_cann PROPERTIES BUILD_RPATH $<TARGET_FILE_DIR:ascendcl>)
+add_dependencies(sample_aclnn_0_hello_cann ascendcl)
+add_test(NAME samples/aclnn_0_hello_cann
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh aclnn_0_hello_cann ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(samples/aclnn_0_hello_cann PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+  ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_aclnn_0"
+  LABELS threads)
