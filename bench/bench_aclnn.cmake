@@ -1,0 +1,5 @@
+# bench_aclnn: its peer launches the examples' z = x + y kernel
+# (examples/kernels/vadd_kernel.c, function "vadd").  Included from
+# bench/CMakeLists.txt after the bench_* targets exist.
+add_dependencies(bench_aclnn vadd_kernel)
+target_compile_definitions(bench_aclnn PRIVATE OPENACL_BENCH_VADD_KERNEL="$<TARGET_FILE:vadd_kernel>")
