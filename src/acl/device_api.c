@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "common/errmsg.h"
+#include "rt/graph.h"
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/rt.h"
@@ -103,6 +104,8 @@ static int acl__sync_device(const char *api, int32_t timeout) {
     return rc;
   acl__context *c = acl__context_current(api, &rc);
   if (c == NULL)
+    return rc;
+  if ((rc = acl__graph_check_unsafe(api, NULL)) != 0) /* capture modes (graph.c) */
     return rc;
   return acl__device_sync(api, c->dev, timeout);
 }

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "common/errmsg.h"
+#include "rt/graph.h"
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/event.h"
@@ -77,6 +78,8 @@ static int acl__event_and_stream(const char *api, aclrtEvent event, aclrtStream 
     return acl__fail(api, ACL_ERROR_FEATURE_UNSUPPORTED, __FILE__, __LINE__,
                      "event %p was made by aclrtCreateEventExWithFlag, which cannot be reset", event);
   if ((*s = acl__stream_resolve(api, stream, &rc)) == NULL)
+    return rc;
+  if ((rc = acl__graph_refuse(api, *s, "an event record, wait or reset")) != 0)
     return rc;
   return acl__event_same_context(api, *e, *s);
 }

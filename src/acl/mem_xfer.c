@@ -349,6 +349,12 @@ int acl__xfer_submit(const char *api, acl__stream *s, acl__xfer *x, size_t n) {
   memcpy(t->what, desc, dlen);
   t->what[dlen] = '\0';
   t->release = acl__xfer_task_release;
+  /* a capture may record it when it reads and writes the user's memory itself each time it runs: no
+   * staging copy taken at submission, nobody waiting for it (graph.c) */
+  t->ri_ok = !wait;
+  for (size_t i = 0; i < n; i++)
+    if (x[i].pageable || x[i].staging != NULL)
+      t->ri_ok = 0;
   acl__xfer_task *p = acl__task_payload(t);
   p->n = n;
   memcpy(p->x, x, n * sizeof(*x));

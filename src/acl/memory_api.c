@@ -20,6 +20,7 @@
 #include "openacl/openacl.h"
 #include "common/errmsg.h"
 #include "acl/mem_xfer.h"
+#include "rt/graph.h"
 #include "rt/callback.h"
 #include "rt/mem_internal.h"
 #include "rt/devshare.h"
@@ -301,7 +302,10 @@ static int acl__memcpy_body(const char *api, void *dst, size_t destMax, const vo
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
   ACL__PROF_API_SCOPE();
-  aclError rc = acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 0, NULL);
+  aclError rc = acl__graph_check_unsafe(__func__, NULL); /* capture modes (graph.c) */
+  if (rc != 0)
+    return rc;
+  rc = acl__memcpy_body(__func__, dst, destMax, src, count, (int)kind, 0, NULL);
   return rc;
 }
 
@@ -378,6 +382,9 @@ static int acl__memcpy2d_body(const char *api, void *dst, size_t dpitch, const v
 aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
   ACL__PROF_API_SCOPE();
+  int rc = acl__graph_check_unsafe(__func__, NULL); /* capture modes (graph.c) */
+  if (rc != 0)
+    return rc;
   return acl__memcpy2d_body(__func__, dst, dpitch, src, spitch, width, height, (int)kind, 0, NULL);
 }
 
@@ -422,6 +429,9 @@ static int acl__fill_body(const char *api, void *ptr, size_t max, size_t bytes, 
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
   ACL__PROF_API_SCOPE();
+  int rc = acl__graph_check_unsafe(__func__, NULL); /* capture modes (graph.c) */
+  if (rc != 0)
+    return rc;
   char text[96];
   snprintf(text, sizeof(text), "count %zu", count);
   return acl__fill_body(__func__, devPtr, maxCount, count, ACL__XFER_FILL8, (uint32_t)value & 0xffu, 0, NULL,

@@ -3,6 +3,7 @@
 
 #include "prof/prof.h"
 #include "common/errmsg.h"
+#include "rt/graph.h"
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/executor.h"
@@ -135,6 +136,8 @@ static int acl__sync(const char *api, aclrtStream stream, int32_t timeout) {
   acl__stream *s = acl__stream_resolve(api, stream, &rc);
   if (s == NULL)
     return rc;
+  if ((rc = acl__graph_check_unsafe(api, s)) != 0) /* capture modes (graph.c) */
+    return rc;
   return acl__stream_sync_api(api, s, timeout);
 }
 
@@ -156,6 +159,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "status is NULL");
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
   if (s == NULL)
+    return rc;
+  if ((rc = acl__graph_check_unsafe(__func__, s)) != 0) /* capture modes (graph.c) */
     return rc;
   pthread_mutex_lock(&s->lock);
   *status = s->completed >= s->submitted ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;

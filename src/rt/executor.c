@@ -48,6 +48,7 @@
 #include "rt/device_query.h"
 #include "rt/exception.h"
 #include "rt/executor.h"
+#include "rt/graph.h"
 #include "rt/mem_fault.h"
 #include "rt/rt.h"
 
@@ -380,6 +381,18 @@ int acl__stream_submit_seq(acl__stream *s, acl__task *t, uint64_t *seq) {
     t->discarded = 1;
     acl__task_release(t);
     return ACL_ERROR_RT_STREAM_CONTEXT;
+  }
+  if (s->capture != NULL) {
+    /* aclmdlRICaptureBegin..End: recorded, not run (graph.c) */
+    int rc = acl__graph_capture_task_locked(s, t);
+    pthread_mutex_unlock(&s->lock);
+    if (rc != 0) {
+      t->discarded = 1;
+      acl__task_release(t);
+    } else if (seq != NULL) {
+      *seq = t->seq;
+    }
+    return rc;
   }
   t->seq = ++s->submitted;
   if (seq != NULL)

@@ -211,6 +211,8 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_NN_TENSOR_LIST: return "aclTensorList";
   case ACL__H_NN_SCALAR_LIST: return "aclScalarList";
   case ACL__H_NN_EXECUTOR: return "aclOpExecutor";
+  case ACL__H_MODEL_RI: return "model runtime instance";
+  case ACL__H_RI_TASK: return "model runtime instance task";
   default: return "handle";
   }
 }

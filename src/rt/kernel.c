@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "prof/prof.h"
 #include "rt/exception.h"
+#include "rt/graph.h"
 #include "rt/kernel.h"
 #include "rt/memory.h"
 #include "rt/overflow.h"
@@ -1007,7 +1008,9 @@ int acl__kernel_launch(const char *api, const acl__launch *l) {
     return rc;
   }
   acl__mem_dev_args(k->args, args_size); /* device pointers as the kernel must use them (memory.h) */
-  if (ACL__PROF_ON()) /* the profile names the kernel (src/prof/) */
+  t->ri_type = ACL_MODEL_RI_TASK_KERNEL;
+  t->ri_ok = 1; /* runs the same way each time: a capture may record it (graph.c) */
+  if (ACL__PROF_ON() || acl__stream_capturing(s)) /* the profile and graphs name the kernel */
     prof_kernel_name(t->what, sizeof t->what, k->name, k->num_blocks);
   rc = acl__stream_submit(s, t);   /* releases the task on failure */
   if (rc != 0)

@@ -84,6 +84,9 @@ typedef enum acl__handle_type {
   ACL__H_NN_TENSOR_LIST, /* aclTensorList */
   ACL__H_NN_SCALAR_LIST, /* aclScalarList */
   ACL__H_NN_EXECUTOR,    /* aclOpExecutor */
+  /* task graphs (graph.c) */
+  ACL__H_MODEL_RI,       /* aclmdlRI */
+  ACL__H_RI_TASK,        /* aclmdlRITask: a task recorded in an aclmdlRI */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 
@@ -126,6 +129,9 @@ struct acl__task {
   int executor_only;           /* host code (host functions): never run by a thread that
                                   synchronises and helps, only by an executor */
   uint32_t submit_tid;         /* set by submit: the submitting thread, for exception info (exception.c) */
+  uint8_t ri_type;             /* aclmdlRITaskType, set by submitters (ACL_MODEL_RI_TASK_DEFAULT = 0) */
+  uint8_t ri_ok;               /* the submitter checked that the task can run many times and keeps no
+                                  state from its submission: it may be recorded by a capture (graph.c) */
 };
 
 /* Allocates a zeroed task with `extra` payload bytes after it (payload at
@@ -292,6 +298,8 @@ struct acl__stream {
   /* aclrtCreateStreamV2: model work memory the user manages (NULL/0: none) */
   void *work_ptr;
   size_t work_size;
+  /* aclmdlRICaptureBegin..End (graph.c): tasks submitted go to the capture, not the queue (lock) */
+  struct acl__capture *capture;
 };
 
 /* Waits until every task submitted so far has finished, or timeout_ms

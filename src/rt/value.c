@@ -159,12 +159,14 @@ static int acl__value_wait_run(acl__task *t) {
   pthread_mutex_lock(&b->lock);
   if (v->parked && !w->linked) {
     /* a write or a poll found it satisfied and unlinked it */
+    v->parked = 0; /* a replayed graph runs the task again (graph.c) */
     pthread_mutex_unlock(&b->lock);
     return 0;
   }
   uint64_t cur = atomic_load_explicit(v->addr, memory_order_acquire);
   if (acl__value_holds(cur, v->value, v->flag)) {
     acl__value_unlink_locked(b, w);
+    v->parked = 0;
     pthread_mutex_unlock(&b->lock);
     return 0;
   }
@@ -189,6 +191,7 @@ static int acl__value_wait_run(acl__task *t) {
     cur = atomic_load_explicit(v->addr, memory_order_seq_cst);
     if (acl__value_holds(cur, v->value, v->flag)) {
       acl__value_unlink_locked(b, w);
+      v->parked = 0;
       pthread_mutex_unlock(&b->lock);
       return 0;
     }
@@ -222,6 +225,8 @@ int acl__value_submit(acl__stream *s, void *addr, uint64_t value, uint32_t flag,
   if (t == NULL)
     return ACL_ERROR_BAD_ALLOC;
   t->release = acl__value_task_release;
+  t->ri_type = is_wait ? ACL_MODEL_RI_TASK_VALUE_WAIT : ACL_MODEL_RI_TASK_VALUE_WRITE;
+  t->ri_ok = 1; /* a wait resets its state when satisfied, so it can run again */
   acl__value_task *v = acl__task_payload(t);
   v->addr = addr;
   v->value = value;
