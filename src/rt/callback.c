@@ -753,6 +753,12 @@ static int hf_task_run(acl__task *t) {
   if (it != NULL) {
     /* run again after a wake: done by its thread, taken back, or not yet */
     int state = it->state;
+    if (state == CB_ITEM_DONE || state == CB_ITEM_CANCELLED) {
+      /* finished with the item: a replayed graph (graph.c) runs the task again from the start */
+      h->item = NULL;
+      it->stream = NULL;
+      cb_item_unref(it); /* the task's */
+    }
     pthread_mutex_unlock(&cb_lock);
     if (state == CB_ITEM_DONE)
       return 0;
@@ -831,6 +837,7 @@ int acl__callback_launch_host_func(const char *api, acl__stream *s, aclrtHostFun
   h->base.run = hf_task_run;
   h->base.release = hf_task_release;
   h->base.executor_only = 1; /* host code runs on a runtime thread, never in a synchronising caller */
+  h->base.ri_ok = 1;         /* keeps no state between runs: a capture may record it (graph.c) */
   snprintf(h->base.what, sizeof(h->base.what), "host function");
   return cb_submit(api, s, &h->base);
 }

@@ -55,6 +55,8 @@ typedef struct ri_exec {
   acl__task *self;
   uint32_t pos;                 /* next recorded task to run */
   int owner;                    /* this replay holds the RI (ri->busy) */
+  int done;                     /* ran to its end: no longer counted in ri->queued, and the RI
+                                   may be destroyed before the task is released */
   int waiting;                  /* in ri->waiters (ri->lock) */
   struct ri_exec *wnext;
 } ri_exec;
@@ -336,13 +338,20 @@ int acl__graph_refuse(const char *api, acl__stream *s, const char *what) {
 
 /* ---- replay --------------------------------------------------------------- */
 
-/* The replay that held the RI lets it go and wakes the first waiter. */
-static void ri_exec_finish(ri_exec *e) {
+/* The replay that held the RI lets it go and wakes the first waiter.
+ * `end`: the replay ran to its end (not discarded): it stops counting as
+ * queued now, before the stream reports it complete, so that a destroy
+ * after a synchronisation succeeds. */
+static void ri_exec_finish(ri_exec *e, int end) {
   acl__ri *ri = e->ri;
   e->owner = 0;
   e->pos = 0;
   pthread_mutex_lock(&ri->lock);
   ri->busy = 0;
+  if (end) {
+    e->done = 1;
+    ri->queued--;
+  }
   ri_exec *w = ri->waiters;
   if (w != NULL) {
     ri->waiters = w->wnext;
@@ -389,19 +398,23 @@ static int ri_exec_run(acl__task *t) {
     if (rc != 0) {
       snprintf(t->what, sizeof(t->what), "aclmdlRI %u task %u (%.30s)", ri->id, e->pos + 1,
                r->what[0] ? r->what : kind_name(r->ri_type));
-      ri_exec_finish(e);
+      ri_exec_finish(e, 1);
       return rc;
     }
   }
-  ri_exec_finish(e);
+  ri_exec_finish(e, 1);
   return 0;
 }
 
 static void ri_exec_release(acl__task *t) {
   ri_exec *e = acl__task_payload(t);
   acl__ri *ri = e->ri;
+  if (e->done) {
+    free(t); /* the RI may be gone already */
+    return;
+  }
   if (e->owner)
-    ri_exec_finish(e); /* discarded while parked inside the graph */
+    ri_exec_finish(e, 0); /* discarded while parked inside the graph */
   pthread_mutex_lock(&ri->lock);
   if (e->waiting) {
     ri_exec *prev = NULL;

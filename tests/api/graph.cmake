@@ -1,0 +1,6 @@
+# Task graphs (api/graph/*, docs/graphs.md): single-stream capture and
+# replay of aclmdlRI, capture modes, error codes, names, ids, callbacks,
+# introspection and the JSON dump.  Uses the kernels of kernel.cmake.
+openacl_test(api_graph GROUP api/graph SOURCES ${CMAKE_CURRENT_LIST_DIR}/graph.c LABELS threads)
+target_compile_definitions(api_graph PRIVATE OPENACL_TEST_KERNELS="$<TARGET_FILE:openacl_test_kernels>")
+add_dependencies(api_graph openacl_test_kernels)
