@@ -33,14 +33,11 @@ TEST(every_unsupported_function_says_so) {
   char buf[128];
   void *p = buf, *q = NULL;
   size_t sz = 0;
-  uint32_t u = 0;
   int32_t pid = 1;
   aclrtStream s = NULL;
   CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
   void *h = buf; /* a non-NULL stand-in for handles the functions never reach */
-  aclmdlRICaptureStatus cst;
   aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
-  aclmdlRITaskType tt;
   aclmdlRITaskParams tp;
   aclrtLaunchKernelAttrValue av;
   uint64_t *cptr = NULL;
@@ -54,11 +51,7 @@ TEST(every_unsupported_function_says_so) {
   (void)i64;
 
   /* task graphs (issue 14) */
-  NS("aclmdlRICaptureBegin", aclmdlRICaptureBegin(s, mode));
   NS("aclmdlRICaptureToModelRIBegin", aclmdlRICaptureToModelRIBegin(s, h, mode));
-  NS("aclmdlRICaptureGetInfo", aclmdlRICaptureGetInfo(s, &cst, NULL));
-  NS("aclmdlRICaptureEnd", aclmdlRICaptureEnd(s, &q));
-  NS("aclmdlRICaptureThreadExchangeMode", aclmdlRICaptureThreadExchangeMode(&mode));
   NS("aclmdlRICaptureTaskGrpBegin", aclmdlRICaptureTaskGrpBegin(s));
   NS("aclmdlRICaptureTaskGrpEnd", aclmdlRICaptureTaskGrpEnd(s, &q));
   NS("aclmdlRICaptureTaskUpdateBegin", aclmdlRICaptureTaskUpdateBegin(s, h));
@@ -68,21 +61,7 @@ TEST(every_unsupported_function_says_so) {
   NS("aclmdlRIEndTask", aclmdlRIEndTask(h, s));
   NS("aclmdlRIBuildEnd", aclmdlRIBuildEnd(h, NULL));
   NS("aclmdlRIUnbindStream", aclmdlRIUnbindStream(h, s));
-  NS("aclmdlRIExecuteAsync", aclmdlRIExecuteAsync(h, s));
-  NS("aclmdlRIExecute", aclmdlRIExecute(h, -1));
   NS("aclmdlRIAbort", aclmdlRIAbort(h));
-  NS("aclmdlRIDestroy", aclmdlRIDestroy(h));
-  NS("aclmdlRIDestroyRegisterCallback", aclmdlRIDestroyRegisterCallback(h, (aclrtCallback)rt_gate_wait, NULL));
-  NS("aclmdlRIDestroyUnregisterCallback", aclmdlRIDestroyUnregisterCallback(h, (aclrtCallback)rt_gate_wait));
-  NS("aclmdlRISetName", aclmdlRISetName(h, "g"));
-  NS("aclmdlRIGetName", aclmdlRIGetName(h, sizeof buf, buf));
-  NS("aclmdlRIGetId", aclmdlRIGetId(h, &u));
-  NS("aclmdlRIDebugPrint", aclmdlRIDebugPrint(h));
-  NS("aclmdlRIDebugJsonPrint", aclmdlRIDebugJsonPrint(h, ".", ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY));
-  NS("aclmdlRIGetStreams", aclmdlRIGetStreams(h, NULL, &u));
-  NS("aclmdlRIGetTasksByStream", aclmdlRIGetTasksByStream(s, NULL, &u));
-  NS("aclmdlRITaskGetType", aclmdlRITaskGetType(h, &tt));
-  NS("aclmdlRITaskGetSeqId", aclmdlRITaskGetSeqId(h, &u));
   NS("aclmdlRITaskGetParams", aclmdlRITaskGetParams(h, &tp));
   NS("aclmdlRITaskSetParams", aclmdlRITaskSetParams(h, &tp));
   NS("aclmdlRIKernelTaskGetAttribute", aclmdlRIKernelTaskGetAttribute(h, ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &av));
@@ -127,7 +106,7 @@ TEST(every_unsupported_function_says_so) {
      aclrtSnapShotCallbackUnregister(ACL_RT_SNAPSHOT_LOCK_PRE, snap_cb));
 
   /* The count docs/rt-functions.md gives: every not-supported function above. */
-  CHECK_INT_EQ(n_checked, 61);
+  CHECK_INT_EQ(n_checked, 43);
   CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
   rt_down();
 }

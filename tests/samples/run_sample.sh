@@ -142,6 +142,17 @@ prof_2_subscribe_model)
   expect_line "subscription reader got 0 records and exits"
   expect_line "Stopped"
   ;;
+model_ri_0_simple_model)
+  run "$bin/sample_$name" "$bin/libsample_add_kernel.so"
+  for loop in 1 2 3 4; do
+    expect_line "^execute model, loop count: $loop\.\$"
+  done
+  [ "$(grep -c '^6.4000 8.4000 10.4000 12.4000 14.4000 16.4000 18.4000 20.4000 $' "$out")" -eq 4 ] ||
+    fail "expected the values 6.4000 ... 20.4000 after each of the 4 executions"
+  [ -s modelRI.json ] || fail "aclmdlRIDebugJsonPrint wrote no ./modelRI.json"
+  [ "$(grep -c '"cat": "kernel"' modelRI.json)" -eq 2 ] || fail "modelRI.json does not list the 2 kernels"
+  cat "$out"
+  ;;
 prof_3_mstx_with_domain)
   cat > acl.json <<'JSON'
 {"profiler": {"switch": "on", "output": "./output", "task_time": "on", "msproftx": "on"}}

@@ -5,7 +5,7 @@
 # produces (reference prof-dump.md §6).  Where the vendor's sample calls
 # aclnnAdd (issue 14) they run a kernel or a small model instead.
 set(openacl_samples prof_0_create_config prof_1_msproftx prof_2_subscribe_model prof_3_mstx_with_domain
-    adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
+    adump_1_callback adump_2_model_dump_config adump_3_save_exception_info model_ri_0_simple_model)
 foreach(s ${openacl_samples})
   add_executable(sample_${s} ${CMAKE_CURRENT_LIST_DIR}/${s}.c)
   target_link_libraries(sample_${s} PRIVATE ascendcl Threads::Threads ${CMAKE_DL_LIBS})
@@ -32,6 +32,7 @@ add_library(sample_add_kernel SHARED ${CMAKE_CURRENT_LIST_DIR}/add_kernel.c)
 target_include_directories(sample_add_kernel PRIVATE ${PROJECT_SOURCE_DIR}/include)
 set_target_properties(sample_add_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
 add_dependencies(sample_prof_3_mstx_with_domain sample_add_kernel)
+add_dependencies(sample_model_ri_0_simple_model sample_add_kernel)
 foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
   add_dependencies(sample_${s} sample_model_writer)
 endforeach()
