@@ -64,7 +64,9 @@ typedef struct ri_exec {
 struct acl__ri {
   acl__device *dev;
   uint32_t id;
-  acl__stream *origin;          /* the stream it was captured on */
+  acl__stream *origin;          /* the stream it was captured on (may be destroyed since: only
+                                   compared and handed back, never dereferenced) */
+  int32_t origin_id;            /* its id, for messages and the JSON dump */
   acl__task **tasks;            /* recorded, in order; written only while capturing */
   uint32_t n, cap;
   int executor_only;            /* a recorded task must run on an executor */
@@ -161,6 +163,7 @@ int acl__graph_capture_begin(const char *api, acl__stream *s, aclmdlRICaptureMod
   pthread_mutex_init(&ri->lock, NULL);
   ri->dev = s->dev;
   ri->origin = s;
+  ri->origin_id = s->id;
   ri->capturing = 1;
   ri->id = atomic_fetch_add(&g_next_id, 1);
   c->ri = ri;
@@ -255,6 +258,30 @@ int acl__graph_capture_end(const char *api, acl__stream *s, acl__ri **out) {
   ACL__LOGI(ACL__MOD_RUNTIME, "capture of aclmdlRI %u on stream %d ends: %u tasks", ri->id, s->id, ri->n);
   *out = ri;
   return 0;
+}
+
+void acl__graph_stream_gone(acl__stream *s) {
+  pthread_mutex_lock(&s->lock);
+  acl__capture *c = s->capture;
+  if (c == NULL) {
+    pthread_mutex_unlock(&s->lock);
+    return;
+  }
+  __atomic_store_n(&s->capture, NULL, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&g_lock);
+  for (acl__capture **pp = &g_captures; *pp != NULL; pp = &(*pp)->next)
+    if (*pp == c) {
+      *pp = c->next;
+      break;
+    }
+  atomic_fetch_sub(&g_active, 1);
+  pthread_mutex_unlock(&g_lock);
+  pthread_mutex_unlock(&s->lock);
+  ACL__LOGW(ACL__MOD_RUNTIME, "stream %d destroyed while being captured into aclmdlRI %u: the capture is discarded",
+            s->id, c->ri->id);
+  acl__handle_unregister(c->ri);
+  ri_free(c->ri);
+  free(c);
 }
 
 int acl__graph_capture_info(acl__stream *s, aclmdlRICaptureStatus *status, acl__ri **ri) {
@@ -579,7 +606,7 @@ uint32_t acl__graph_task_seq(acl__task *t) { return (uint32_t)t->seq; }
 
 int acl__graph_debug_print(acl__ri *ri) {
   ACL__LOGI(ACL__MOD_RUNTIME, "aclmdlRI %u \"%s\": captured on stream %d, %u tasks", ri->id, ri->name,
-            ri->origin->id, ri->n);
+            (int)ri->origin_id, ri->n);
   for (uint32_t i = 0; i < ri->n; i++)
     ACL__LOGI(ACL__MOD_RUNTIME, "  task %u: %s, %s", i + 1, kind_name(ri->tasks[i]->ri_type), ri->tasks[i]->what);
   return 0;
@@ -613,7 +640,7 @@ int acl__graph_debug_json(const char *api, acl__ri *ri, const char *path, uint32
     fputs(", \"cat\": ", f);
     json_str(f, kind_name(t->ri_type));
     fprintf(f, ", \"ph\": \"X\", \"ts\": %u, \"dur\": 1, \"pid\": %d, \"tid\": %d, \"args\": {\"seq\": %u", i, ri->dev->id,
-            ri->origin->id, i + 1);
+            (int)ri->origin_id, i + 1);
     if (flags & ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) {
       fputs(", \"model\": ", f);
       json_str(f, ri->name);

@@ -36,6 +36,10 @@ int acl__graph_check_unsafe(const char *api, acl__stream *s);
  * capture invalidated. */
 int acl__graph_refuse(const char *api, acl__stream *s, const char *what);
 
+/* Stream destroy: a capture still active on s is ended and its RI
+ * discarded (with a warning). */
+void acl__graph_stream_gone(acl__stream *s);
+
 int acl__graph_capture_begin(const char *api, acl__stream *s, aclmdlRICaptureMode mode);
 int acl__graph_capture_end(const char *api, acl__stream *s, acl__ri **out);
 int acl__graph_capture_info(acl__stream *s, aclmdlRICaptureStatus *status, acl__ri **ri);

@@ -35,6 +35,7 @@
 
 #include "common/errmsg.h"
 #include "common/log.h"
+#include "rt/graph.h"
 #include "rt/callback.h"
 #include "rt/device.h"
 #include "rt/executor.h"
@@ -322,6 +323,7 @@ void acl__stream_destroy(acl__stream *s, int force, const char *api) {
     acl__stream_reap(s->ctx, ACL__TEARDOWN_WAIT_MS, api); /* the context ends: its orphans go first */
   acl__handle_unregister(s);
   acl__callback_stream_gone(s);
+  acl__graph_stream_gone(s); /* a capture still active on it is discarded (graph.c) */
   pthread_mutex_lock(&s->lock);
   s->destroying = 1;
   /* A stopped stream never drains, so it is destroyed by force, as the

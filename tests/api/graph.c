@@ -330,21 +330,23 @@ struct end_arg {
   aclrtStream s;
   aclrtContext ctx;
   int rc;
+  aclmdlRI ri;
 };
 
 static void *end_elsewhere(void *p) {
   struct end_arg *a = p;
   aclrtSetCurrentContext(a->ctx);
-  aclmdlRI ri = NULL;
-  a->rc = aclmdlRICaptureEnd(a->s, &ri);
+  a->rc = aclmdlRICaptureEnd(a->s, &a->ri);
   return NULL;
 }
+
+static void on_nothing(void *arg) { (void)arg; }
 
 TEST(end_from_another_thread) {
   up();
   aclrtStream s = NULL;
   CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
-  struct end_arg a = {s, NULL, 0};
+  struct end_arg a = {s, NULL, 0, NULL};
   CHECK_INT_EQ(aclrtGetCurrentContext(&a.ctx), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
   pthread_t th;
@@ -358,8 +360,16 @@ TEST(end_from_another_thread) {
   CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
   CHECK_INT_EQ(pthread_create(&th, NULL, end_elsewhere, &a), 0);
   pthread_join(th, NULL);
-  CHECK_INT_EQ(a.rc, ACL_SUCCESS); /* the RI is leaked on purpose: finalize must cope */
-  aclrtDestroyStream(s);
+  CHECK_INT_EQ(a.rc, ACL_SUCCESS);
+  CHECK_NOT_NULL(a.ri);
+  CHECK_INT_EQ(aclmdlRIDestroy(a.ri), ACL_SUCCESS);
+  /* a stream destroyed while it is captured: the capture goes with it */
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtLaunchHostFunc(s, on_nothing, NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  void *d = dev_alloc(64);
+  CHECK_INT_EQ(aclrtMemset(d, 64, 0, 64), ACL_SUCCESS); /* no capture left to forbid it */
+  aclrtFree(d);
   down();
 }
 
