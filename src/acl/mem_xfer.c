@@ -376,7 +376,7 @@ int acl__xfer_submit(const char *api, acl__stream *s, acl__xfer *x, size_t n) {
                      "the %s on stream %d was discarded before it ran: an earlier task of the stream failed and "
                      "the stream stops on failure (ACL_STOP_ON_FAILURE), or the stream was destroyed",
                      n > 1 ? "batch of copies" : what, s->id);
-  } else if (rc != 0) {
+  } else if (rc == ACL_ERROR_RT_STREAM_CONTEXT) { /* else a capture refused it and said why (graph.c) */
     rc = acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks: it is being destroyed", s->id);
   }
   if (wait) {

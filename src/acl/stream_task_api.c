@@ -70,6 +70,8 @@ static int acl__value_api(const char *api, void *devAddr, uint64_t value, uint32
     return rc;
   /* tasks reach device memory through the device-side address (memory.h) */
   rc = acl__value_submit(s, acl__mem_dev_ptr(devAddr), value, flag, is_wait);
+  if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    return rc; /* a capture refused it and said why (graph.c) */
   if (rc != 0)
     return acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks (it is being destroyed, or out of "
                      "host memory)", s->id);

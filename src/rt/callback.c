@@ -249,7 +249,7 @@ static cb_thread *cb_thread_new(uint64_t id, int kind, acl__device *dev) {
 static int cb_submit(const char *api, acl__stream *s, acl__task *t) {
   int32_t id = s->id;
   int rc = acl__stream_submit(s, t);
-  if (rc != 0)
+  if (rc == ACL_ERROR_RT_STREAM_CONTEXT) /* else a capture refused it and said why (graph.c) */
     rc = acl__fail(api, rc, __FILE__, __LINE__,
                    "stream %d is being destroyed; nothing more can be launched on it", (int)id);
   return rc;

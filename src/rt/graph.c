@@ -118,7 +118,7 @@ int acl__graph_capture_task_locked(acl__stream *s, acl__task *t) {
   acl__ri *ri = c->ri;
   if (!t->ri_ok) {
     invalidate(c, t->what[0] ? t->what : "a task that cannot be recorded");
-    return acl__fail("aclmdlRICaptureBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
+    return acl__fail("capture", ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __FILE__, __LINE__,
                      "stream %d is being captured into aclmdlRI %u, and this task (%s) cannot be recorded yet; the "
                      "capture is now invalidated (aclmdlRICaptureEnd returns 507903). Remedy: submit it outside the "
                      "capture; kernel launches, async copies and memsets of device or aclrtMallocHost memory and "
@@ -130,7 +130,7 @@ int acl__graph_capture_task_locked(acl__stream *s, acl__task *t) {
     acl__task **nt = realloc(ri->tasks, cap * sizeof(*nt));
     if (nt == NULL) {
       invalidate(c, "out of host memory");
-      return acl__fail("aclmdlRICaptureBegin", ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__,
+      return acl__fail("capture", ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__,
                        "out of host memory recording task %u of aclmdlRI %u", ri->n + 1, ri->id);
     }
     ri->tasks = nt;

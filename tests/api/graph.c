@@ -455,3 +455,31 @@ TEST(names_ids_callbacks_json) {
   aclrtDestroyStream(s);
   down();
 }
+
+/* A task that cannot be recorded (a copy of pageable host memory, staged at
+ * submission) is refused with 207000 and a message naming it, and the
+ * capture is invalidated. */
+TEST(unrecordable_task_invalidates) {
+  up();
+  aclrtStream s = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  void *d = dev_alloc(256);
+  static char pageable[256];
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemcpyAsync(d, 256, pageable, 256, ACL_MEMCPY_HOST_TO_DEVICE, s),
+               ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  const char *m = aclGetRecentErrMsg();
+  CHECK_STR_HAS(m, "cannot be recorded");
+  CHECK_STR_HAS(m, "host to device");
+  aclmdlRICaptureStatus st;
+  CHECK_INT_EQ(aclmdlRICaptureGetInfo(s, &st, NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+  /* after the capture, the same copy runs */
+  CHECK_INT_EQ(aclrtMemcpyAsync(d, 256, pageable, 256, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  aclrtFree(d);
+  aclrtDestroyStream(s);
+  down();
+}
