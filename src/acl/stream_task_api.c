@@ -137,6 +137,8 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
       (rc = acl__device_range(__func__, "src", src, count, s->dev, NULL)) != 0)
     return rc;
   rc = acl__reduce_submit(s, acl__mem_dev_ptr(dst), acl__mem_dev_ptr(src), count, kind, type);
+  if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    return rc; /* a capture refused it and said why (graph.c) */
   if (rc != 0)
     return ACL__FAIL(rc, "stream %d does not accept tasks (it is being destroyed, or out of host memory)", s->id);
   return 0;

@@ -107,6 +107,7 @@ int acl__reduce_submit(acl__stream *s, void *dst, const void *src, uint64_t byte
   acl__task *t = acl__task_new(sizeof(acl__reduce_task), acl__reduce_run, "reduce");
   if (t == NULL)
     return ACL_ERROR_BAD_ALLOC;
+  t->ri_ok = 1; /* reads and writes the buffers each time it runs: a capture may record it (graph.c) */
   acl__reduce_task *r = acl__task_payload(t);
   r->dst = dst;
   r->src = src;

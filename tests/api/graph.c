@@ -69,13 +69,15 @@ static void vadd(aclrtStream s, const float *x, const float *y, float *z, uint64
 }
 
 /* The chain: A -> B (copy), B = 2B + 1, C = 0 (memset), C = A + B,
- * A = C (copy), A = 0.5 A - 3.  Each run changes A. */
+ * C = max(C, B) (aclrtReduceAsync), A = C (copy), A = 0.5 A - 3.  Each
+ * run changes A. */
 static void chain(aclrtStream s, float *A, float *B, float *C) {
   size_t bytes = N * sizeof(float);
   CHECK_INT_EQ(aclrtMemcpyAsync(B, bytes, A, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_SUCCESS);
   axpb(s, B, N, 2.0f, 1.0f);
   CHECK_INT_EQ(aclrtMemsetAsync(C, bytes, 0, bytes, s), ACL_SUCCESS);
   vadd(s, A, B, C, N);
+  CHECK_INT_EQ(aclrtReduceAsync(C, B, bytes, ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX, ACL_FLOAT, s, NULL), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtMemcpyAsync(A, bytes, C, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_SUCCESS);
   axpb(s, A, N, 0.5f, -3.0f);
 }
@@ -404,8 +406,8 @@ TEST(names_ids_callbacks_json) {
   /* tasks by stream: the newest RI captured on it */
   uint32_t n = 0;
   CHECK_INT_EQ(aclmdlRIGetTasksByStream(s, NULL, &n), ACL_SUCCESS);
-  CHECK_INT_EQ(n, 6);
-  aclmdlRITask tasks[6];
+  CHECK_INT_EQ(n, 7);
+  aclmdlRITask tasks[7];
   n = 4;
   CHECK_INT_EQ(aclmdlRIGetTasksByStream(s, tasks, &n), ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY);
   CHECK_INT_EQ(n, 4);
@@ -433,7 +435,7 @@ TEST(names_ids_callbacks_json) {
   if (access("/usr/bin/python3", X_OK) == 0) {
     char cmd[256];
     snprintf(cmd, sizeof cmd,
-             "/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==6' %s", path);
+             "/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d)==7' %s", path);
     CHECK_INT_EQ(system(cmd), 0);
   }
   unlink(path);
