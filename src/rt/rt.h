@@ -19,7 +19,7 @@
  * Lock order (outer first):
  *   process lock (src/acl/init.c) -> device lock (acl__device.lock)
  *   -> context lock -> callback registry (callback.c) -> event lock
- *   -> stream lock -> leaves: scheduler lock (acl__device.sched_lock),
+ *   -> stream lock -> leaves: scheduler lock (acl__device.sched_lock), the graph lock (graph.c),
  *   a device's memory-space lock, a handle-table stripe (writers only;
  *   lookups take no lock).
  *   (A record wakes the streams waiting on its event with the event lock
