@@ -462,6 +462,11 @@ static void ri_exec_release(acl__task *t) {
 }
 
 int acl__graph_execute_async(const char *api, acl__ri *ri, acl__stream *s) {
+  if (s->dev != ri->dev)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "aclmdlRI %u was captured on device %d but stream %d is on device %d. Remedy: execute it on a "
+                     "stream of device %d",
+                     ri->id, (int)ri->dev->id, s->id, (int)s->dev->id, (int)ri->dev->id);
   pthread_mutex_lock(&ri->lock);
   int capturing = ri->capturing;
   if (!capturing)
