@@ -4,7 +4,8 @@
  *   bench_graph [RUNS] [TASKS]     (default 21 runs of 1000 tasks)
  *
  * The work: TASKS tiny device memsets (64 bytes each, aclrtMemsetAsync) on
- * one stream.  Eager: the host submits them one by one.  Replay: they were
+ * one stream, then TASKS launches of the empty kernel of bench_runtime
+ * (bench/kernels/empty_kernel.c, one block).  Eager: the host submits them one by one.  Replay: they were
  * captured once (aclmdlRICaptureBegin/End) and one aclmdlRIExecuteAsync
  * queues them all.  Rows: host time to submit, and end to end (submit +
  * aclrtSynchronizeStream); median and min over RUNS, and replay / eager.
@@ -37,10 +38,18 @@ static int cmp_u64(const void *a, const void *b) {
     }                                                                                \
   } while (0)
 
+static aclrtFuncHandle g_func; /* NULL: memsets, else empty kernel launches */
+
 static void submit_all(aclrtStream s, char *buf, int tasks) {
-  for (int i = 0; i < tasks; i++)
-    CHECK(aclrtMemsetAsync(buf + (size_t)(i % 64) * 64, 64, i & 0xff, 64, s));
+  for (int i = 0; i < tasks; i++) {
+    if (g_func != NULL)
+      CHECK(aclrtLaunchKernel(g_func, 1, NULL, 0, s));
+    else
+      CHECK(aclrtMemsetAsync(buf + (size_t)(i % 64) * 64, 64, i & 0xff, 64, s));
+  }
 }
+
+static void measure(const char *what, aclrtStream s, char *buf, int runs, int tasks);
 
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 21;
@@ -55,6 +64,24 @@ int main(int argc, char **argv) {
   CHECK(aclrtCreateStream(&s));
   void *buf = NULL;
   CHECK(aclrtMalloc(&buf, 64 * 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  measure("tiny memsets", s, buf, runs, tasks);
+  aclrtBinHandle bin = NULL;
+  if (aclrtBinaryLoadFromFile(OPENACL_BENCH_EMPTY_KERNEL, NULL, &bin) == ACL_SUCCESS &&
+      aclrtBinaryGetFunction(bin, "empty_kernel", &g_func) == ACL_SUCCESS) {
+    printf("\n");
+    measure("empty kernel launches", s, buf, runs, tasks);
+    CHECK(aclrtBinaryUnLoad(bin));
+  } else {
+    printf("bench_graph: no empty kernel at %s, that case is left out\n", OPENACL_BENCH_EMPTY_KERNEL);
+  }
+  CHECK(aclrtFree(buf));
+  CHECK(aclrtDestroyStream(s));
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  return 0;
+}
+
+static void measure(const char *what, aclrtStream s, char *buf, int runs, int tasks) {
   aclmdlRI ri = NULL;
   CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
   submit_all(s, buf, tasks);
@@ -87,20 +114,15 @@ int main(int argc, char **argv) {
   qsort(rh, (size_t)runs, 8, cmp_u64);
   qsort(re, (size_t)runs, 8, cmp_u64);
   int m = runs / 2;
-  printf("bench_graph: %d tiny memsets on one stream, %d runs (us)\n", tasks, runs);
+  printf("bench_graph: %d %s on one stream, %d runs (us)\n", tasks, what, runs);
   printf("%-26s %12s %12s %12s %12s %9s\n", "case", "eager med", "eager min", "replay med", "replay min", "ratio med");
   printf("%-26s %12.1f %12.1f %12.1f %12.1f %9.3f\n", "host time to submit", eh[m] / 1e3, eh[0] / 1e3, rh[m] / 1e3,
          rh[0] / 1e3, (double)rh[m] / (double)eh[m]);
   printf("%-26s %12.1f %12.1f %12.1f %12.1f %9.3f\n", "submit + synchronize", ee[m] / 1e3, ee[0] / 1e3, re[m] / 1e3,
          re[0] / 1e3, (double)re[m] / (double)ee[m]);
   CHECK(aclmdlRIDestroy(ri));
-  CHECK(aclrtFree(buf));
-  CHECK(aclrtDestroyStream(s));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
   free(eh);
   free(ee);
   free(rh);
   free(re);
-  return 0;
 }

@@ -18,3 +18,7 @@ if(OpenCL_FOUND)
 else()
   message(STATUS "bench_runtime: OpenCL not found, the PoCL peer is left out")
 endif()
+
+# bench_graph replays empty kernel launches too.
+add_dependencies(bench_graph empty_kernel)
+target_compile_definitions(bench_graph PRIVATE OPENACL_BENCH_EMPTY_KERNEL="$<TARGET_FILE:empty_kernel>")
