@@ -143,7 +143,13 @@ TEST(replay_equals_eager) {
   down();
 }
 
-/* A -> B, B += 1, B -> A: two replays at once would lose increments. */
+static void nap(void *arg) {
+  (void)arg;
+  usleep(300);
+}
+
+/* A -> B, (nap), B -> C, C += 1, C -> A: two replays at once would both
+ * copy the same A and one increment would be lost. */
 TEST(replays_are_serialised) {
   up();
   aclrtStream cap = NULL, s1 = NULL, s2 = NULL;
@@ -151,14 +157,15 @@ TEST(replays_are_serialised) {
   CHECK_INT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
   size_t bytes = N * sizeof(float);
-  float *A = dev_alloc(bytes), *B = dev_alloc(bytes);
+  float *A = dev_alloc(bytes), *B = dev_alloc(bytes), *C = dev_alloc(bytes);
   CHECK_INT_EQ(aclrtMemset(A, bytes, 0, bytes), ACL_SUCCESS);
   aclmdlRI ri = NULL;
   CHECK_INT_EQ(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtMemcpyAsync(B, bytes, A, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, cap), ACL_SUCCESS);
-  for (int i = 0; i < 4; i++)
-    axpb(cap, B, N, 1.0f, 0.25f);
-  CHECK_INT_EQ(aclrtMemcpyAsync(A, bytes, B, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, cap), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtLaunchHostFunc(cap, nap, NULL), ACL_SUCCESS); /* widens the window two replays would share */
+  CHECK_INT_EQ(aclrtMemcpyAsync(C, bytes, B, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, cap), ACL_SUCCESS);
+  axpb(cap, C, N, 1.0f, 1.0f);
+  CHECK_INT_EQ(aclrtMemcpyAsync(A, bytes, C, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, cap), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlRICaptureEnd(cap, &ri), ACL_SUCCESS);
   /* back to back on one stream, then on two streams at once */
   for (int i = 0; i < 10; i++)
@@ -177,6 +184,7 @@ TEST(replays_are_serialised) {
   CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
   aclrtFree(A);
   aclrtFree(B);
+  aclrtFree(C);
   aclrtDestroyStream(cap);
   aclrtDestroyStream(s1);
   aclrtDestroyStream(s2);
@@ -482,6 +490,78 @@ TEST(unrecordable_task_invalidates) {
   CHECK_INT_EQ(aclrtMemcpyAsync(d, 256, pageable, 256, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
   aclrtFree(d);
+  aclrtDestroyStream(s);
+  down();
+}
+
+/* A recorded kernel that fails fails the replay with its code; the message
+ * names the RI and the task.  The RI can be replayed again afterwards. */
+TEST(failing_task_fails_the_replay) {
+  up();
+  aclrtStream s = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  aclrtFuncHandle f = NULL;
+  CHECK_INT_EQ(aclrtBinaryGetFunction(bin_, "tk_fail", &f), ACL_SUCCESS);
+  uint32_t bad = 1;
+  int32_t status = 7;
+  aclrtArgsHandle a = NULL;
+  CHECK_INT_EQ(aclrtKernelArgsInit(f, &a), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtKernelArgsAppend(a, &bad, sizeof bad, &ph_), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtKernelArgsAppend(a, &status, sizeof status, &ph_), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtKernelArgsFinalize(a), ACL_SUCCESS);
+  static atomic_int calls;
+  atomic_store(&calls, 0);
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtLaunchKernelWithConfig(f, 2, s, NULL, a, NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_call, &calls), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS);
+  for (int round = 0; round < 2; round++) {
+    CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+    CHECK_STR_HAS(aclGetRecentErrMsg(), "aclmdlRI");
+    CHECK_INT_EQ(atomic_load(&calls), 0); /* the rest of the replay did not run */
+  }
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  aclrtDestroyStream(s);
+  down();
+}
+
+struct other_arg {
+  aclrtContext ctx;
+  void *d;
+  int rc;
+};
+
+static void *memset_elsewhere(void *p) {
+  struct other_arg *o = p;
+  aclrtSetCurrentContext(o->ctx);
+  o->rc = aclrtMemset(o->d, 64, 0, 64);
+  return NULL;
+}
+
+/* GLOBAL forbids unsafe calls in every thread whose mode is GLOBAL;
+ * THREAD_LOCAL only in the capturing thread. */
+TEST(modes_across_threads) {
+  up();
+  aclrtStream s = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  struct other_arg o = {NULL, dev_alloc(64), 0};
+  CHECK_INT_EQ(aclrtGetCurrentContext(&o.ctx), ACL_SUCCESS);
+  aclmdlRI ri = NULL;
+  pthread_t th;
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), ACL_SUCCESS);
+  CHECK_INT_EQ(pthread_create(&th, NULL, memset_elsewhere, &o), 0);
+  pthread_join(th, NULL);
+  CHECK_INT_EQ(o.rc, ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(pthread_create(&th, NULL, memset_elsewhere, &o), 0);
+  pthread_join(th, NULL);
+  CHECK_INT_EQ(o.rc, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+  aclrtFree(o.d);
   aclrtDestroyStream(s);
   down();
 }
