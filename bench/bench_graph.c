@@ -29,13 +29,13 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    aclError rc_ = (call);                                                           \
-    if (rc_ != ACL_SUCCESS) {                                                        \
-      fprintf(stderr, "bench_graph: %s failed: %d %s\n", #call, rc_, aclGetRecentErrMsg()); \
-      exit(1);                                                                       \
-    }                                                                                \
+#define CHECK(call)                                                                                                    \
+  do {                                                                                                                 \
+    aclError rc_ = (call);                                                                                             \
+    if (rc_ != ACL_SUCCESS) {                                                                                          \
+      fprintf(stderr, "bench_graph: %s failed: %d %s\n", #call, rc_, aclGetRecentErrMsg());                            \
+      exit(1);                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 static aclrtFuncHandle g_func; /* NULL: memsets, else empty kernel launches */

@@ -83,8 +83,8 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode) {
   if (mode == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "mode is NULL");
   if ((int)*mode < 0 || *mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
-    return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID, "*mode %d is not an aclmdlRICaptureMode (0 GLOBAL, 1 THREAD_LOCAL, 2 RELAXED)",
-                     (int)*mode);
+    return ACL__FAIL(ACL_ERROR_RT_PARAM_INVALID,
+                     "*mode %d is not an aclmdlRICaptureMode (0 GLOBAL, 1 THREAD_LOCAL, 2 RELAXED)", (int)*mode);
   return acl__graph_exchange_mode(mode);
 }
 
@@ -234,9 +234,10 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *nu
   }
   if (*numStreams < 1) {
     *numStreams = 0;
-    return ACL__FAIL(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
-                     "the array holds %u streams but aclmdlRI %u has 1. Remedy: call with streams NULL to get the count",
-                     0u, acl__graph_id(ri));
+    return ACL__FAIL(
+        ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+        "the array holds %u streams but aclmdlRI %u has 1. Remedy: call with streams NULL to get the count", 0u,
+        acl__graph_id(ri));
   }
   streams[0] = acl__graph_origin(ri);
   for (uint32_t i = 1; i < *numStreams; i++)

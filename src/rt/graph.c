@@ -39,9 +39,9 @@ typedef struct acl__capture {
   acl__ri *ri;
   acl__stream *s;
   aclmdlRICaptureMode mode;
-  pthread_t thread;             /* the thread that called CaptureBegin */
-  atomic_int invalid;           /* a forbidden call was made: CaptureEnd discards the RI */
-  struct acl__capture *next;    /* active captures (g_lock) */
+  pthread_t thread;          /* the thread that called CaptureBegin */
+  atomic_int invalid;        /* a forbidden call was made: CaptureEnd discards the RI */
+  struct acl__capture *next; /* active captures (g_lock) */
 } acl__capture;
 
 typedef struct ri_cb {
@@ -53,38 +53,38 @@ typedef struct ri_cb {
 typedef struct ri_exec {
   acl__ri *ri;
   acl__task *self;
-  uint32_t pos;                 /* next recorded task to run */
-  int owner;                    /* this replay holds the RI (ri->busy) */
-  int done;                     /* ran to its end: no longer counted in ri->queued, and the RI
-                                   may be destroyed before the task is released */
-  int waiting;                  /* in ri->waiters (ri->lock) */
+  uint32_t pos; /* next recorded task to run */
+  int owner;    /* this replay holds the RI (ri->busy) */
+  int done;     /* ran to its end: no longer counted in ri->queued, and the RI
+                   may be destroyed before the task is released */
+  int waiting;  /* in ri->waiters (ri->lock) */
   struct ri_exec *wnext;
 } ri_exec;
 
 struct acl__ri {
   acl__device *dev;
   uint32_t id;
-  acl__stream *origin;          /* the stream it was captured on (may be destroyed since: only
-                                   compared and handed back, never dereferenced) */
-  int32_t origin_id;            /* its id, for messages and the JSON dump */
-  acl__task **tasks;            /* recorded, in order; written only while capturing */
+  acl__stream *origin; /* the stream it was captured on (may be destroyed since: only
+                          compared and handed back, never dereferenced) */
+  int32_t origin_id;   /* its id, for messages and the JSON dump */
+  acl__task **tasks;   /* recorded, in order; written only while capturing */
   uint32_t n, cap;
-  int executor_only;            /* a recorded task must run on an executor */
-  pthread_mutex_t lock;         /* guards what follows */
+  int executor_only;    /* a recorded task must run on an executor */
+  pthread_mutex_t lock; /* guards what follows */
   int capturing;
-  int busy;                     /* a replay is running */
-  ri_exec *waiters, *wtail;     /* replays waiting for it */
-  int queued;                   /* replays submitted and not yet released */
+  int busy;                 /* a replay is running */
+  ri_exec *waiters, *wtail; /* replays waiting for it */
+  int queued;               /* replays submitted and not yet released */
   char name[RI_NAME_MAX];
   ri_cb *cbs;
   int ncbs;
-  acl__ri *next;                /* live RIs (g_lock) */
+  acl__ri *next; /* live RIs (g_lock) */
 };
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static acl__capture *g_captures;  /* g_lock */
-static atomic_int g_active;       /* number of active captures: the fast path reads it */
-static acl__ri *g_ris;            /* g_lock */
+static acl__capture *g_captures; /* g_lock */
+static atomic_int g_active;      /* number of active captures: the fast path reads it */
+static acl__ri *g_ris;           /* g_lock */
 static atomic_uint g_next_id;
 static _Thread_local int tls_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
 
@@ -96,13 +96,20 @@ static const char *mode_name(int m) {
 
 static const char *kind_name(int k) {
   switch (k) {
-  case ACL_MODEL_RI_TASK_KERNEL: return "kernel";
-  case ACL_MODEL_RI_TASK_EVENT_RECORD: return "event record";
-  case ACL_MODEL_RI_TASK_EVENT_WAIT: return "event wait";
-  case ACL_MODEL_RI_TASK_EVENT_RESET: return "event reset";
-  case ACL_MODEL_RI_TASK_VALUE_WRITE: return "value write";
-  case ACL_MODEL_RI_TASK_VALUE_WAIT: return "value wait";
-  default: return "default";
+  case ACL_MODEL_RI_TASK_KERNEL:
+    return "kernel";
+  case ACL_MODEL_RI_TASK_EVENT_RECORD:
+    return "event record";
+  case ACL_MODEL_RI_TASK_EVENT_WAIT:
+    return "event wait";
+  case ACL_MODEL_RI_TASK_EVENT_RESET:
+    return "event reset";
+  case ACL_MODEL_RI_TASK_VALUE_WRITE:
+    return "value write";
+  case ACL_MODEL_RI_TASK_VALUE_WAIT:
+    return "value wait";
+  default:
+    return "default";
   }
 }
 
@@ -644,8 +651,8 @@ int acl__graph_debug_json(const char *api, acl__ri *ri, const char *path, uint32
     json_str(f, t->what[0] ? t->what : kind_name(t->ri_type));
     fputs(", \"cat\": ", f);
     json_str(f, kind_name(t->ri_type));
-    fprintf(f, ", \"ph\": \"X\", \"ts\": %u, \"dur\": 1, \"pid\": %d, \"tid\": %d, \"args\": {\"seq\": %u", i, ri->dev->id,
-            (int)ri->origin_id, i + 1);
+    fprintf(f, ", \"ph\": \"X\", \"ts\": %u, \"dur\": 1, \"pid\": %d, \"tid\": %d, \"args\": {\"seq\": %u", i,
+            ri->dev->id, (int)ri->origin_id, i + 1);
     if (flags & ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) {
       fputs(", \"model\": ", f);
       json_str(f, ri->name);
@@ -655,7 +662,6 @@ int acl__graph_debug_json(const char *api, acl__ri *ri, const char *path, uint32
   }
   fputs("]\n", f);
   if (fclose(f) != 0)
-    return acl__fail(api, ACL_ERROR_INVALID_FILE, __FILE__, __LINE__, "writing '%s' failed: %s", path,
-                     strerror(errno));
+    return acl__fail(api, ACL_ERROR_INVALID_FILE, __FILE__, __LINE__, "writing '%s' failed: %s", path, strerror(errno));
   return 0;
 }

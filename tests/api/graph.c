@@ -477,8 +477,7 @@ TEST(unrecordable_task_invalidates) {
   static char pageable[256];
   aclmdlRI ri = NULL;
   CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
-  CHECK_INT_EQ(aclrtMemcpyAsync(d, 256, pageable, 256, ACL_MEMCPY_HOST_TO_DEVICE, s),
-               ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  CHECK_INT_EQ(aclrtMemcpyAsync(d, 256, pageable, 256, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   const char *m = aclGetRecentErrMsg();
   CHECK_STR_HAS(m, "cannot be recorded");
   CHECK_STR_HAS(m, "host to device");

@@ -37,7 +37,8 @@ static int launch_add(aclrtFuncHandle func, aclrtStream stream, void *self, void
   CHECK_RET(aclrtKernelArgsAppend(args, &alpha, sizeof(alpha), &param) == ACL_SUCCESS, "aclrtKernelArgsAppend");
   CHECK_RET(aclrtKernelArgsAppend(args, &n, sizeof(n), &param) == ACL_SUCCESS, "aclrtKernelArgsAppend");
   CHECK_RET(aclrtKernelArgsFinalize(args) == ACL_SUCCESS, "aclrtKernelArgsFinalize");
-  CHECK_RET(aclrtLaunchKernelWithConfig(func, 1, stream, NULL, args, NULL) == ACL_SUCCESS, "aclrtLaunchKernelWithConfig");
+  CHECK_RET(aclrtLaunchKernelWithConfig(func, 1, stream, NULL, args, NULL) == ACL_SUCCESS,
+            "aclrtLaunchKernelWithConfig");
   return 0;
 }
 
