@@ -120,10 +120,9 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
   rc = acl__graph_execute_async(__func__, ri, (acl__stream *)s);
   if (rc == 0)
     rc = aclrtSynchronizeStreamWithTimeout(s, timeout);
-  if (rc == 0)
-    aclrtDestroyStream(s);
-  else
-    aclrtDestroyStreamForce(s);
+  if (rc != 0)
+    aclrtStreamAbort(s); /* a replay still parked (timeout) is discarded, so the RI is free again */
+  aclrtDestroyStream(s);
   return rc;
 }
 

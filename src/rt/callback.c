@@ -794,6 +794,25 @@ static int hf_task_run(acl__task *t) {
   return 0;
 }
 
+/* A replay parked in this host function was discarded (graph.c): the item
+ * is let go as a discard does, to post a new one at the next replay. */
+static void hf_task_cancel(acl__task *t) {
+  hf_task *h = (hf_task *)t;
+  cb_item *it = h->item;
+  if (it == NULL)
+    return;
+  pthread_mutex_lock(&cb_lock);
+  if (it->state == CB_ITEM_QUEUED && it->owner != NULL) {
+    cb_queue_unlink(it->owner, it);
+    it->state = CB_ITEM_CANCELLED;
+    it->refs--; /* the queue's */
+  }
+  it->stream = NULL; /* running now: no wake for a replay that is gone */
+  cb_item_unref(it);  /* the task's */
+  h->item = NULL;
+  pthread_mutex_unlock(&cb_lock);
+}
+
 static void hf_task_release(acl__task *t) {
   hf_task *h = (hf_task *)t;
   cb_item *it = h->item;
@@ -838,6 +857,7 @@ int acl__callback_launch_host_func(const char *api, acl__stream *s, aclrtHostFun
   h->base.release = hf_task_release;
   h->base.executor_only = 1; /* host code runs on a runtime thread, never in a synchronising caller */
   h->base.ri_ok = 1;         /* keeps no state between runs: a capture may record it (graph.c) */
+  h->base.cancel = hf_task_cancel;
   snprintf(h->base.what, sizeof(h->base.what), "host function");
   return cb_submit(api, s, &h->base);
 }

@@ -447,8 +447,13 @@ static void ri_exec_release(acl__task *t) {
     free(t); /* the RI may be gone already */
     return;
   }
-  if (e->owner)
-    ri_exec_finish(e, 0); /* discarded while parked inside the graph */
+  if (e->owner) {
+    /* discarded while parked inside the graph: the recorded task it parked in forgets that wait */
+    acl__task *r = ri->tasks[e->pos];
+    if (r->cancel != NULL)
+      r->cancel(r);
+    ri_exec_finish(e, 0);
+  }
   pthread_mutex_lock(&ri->lock);
   if (e->waiting) {
     ri_exec *prev = NULL;

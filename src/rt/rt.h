@@ -132,6 +132,9 @@ struct acl__task {
   uint8_t ri_type;             /* aclmdlRITaskType, set by submitters (ACL_MODEL_RI_TASK_DEFAULT = 0) */
   uint8_t ri_ok;               /* the submitter checked that the task can run many times and keeps no
                                   state from its submission: it may be recorded by a capture (graph.c) */
+  void (*cancel)(acl__task *t); /* recorded tasks that park (graph.c): the replay parked in this task
+                                  was discarded; stop waiting so that it can run again from the start
+                                  (NULL: nothing to undo) */
 };
 
 /* Allocates a zeroed task with `extra` payload bytes after it (payload at

@@ -206,6 +206,19 @@ static int acl__value_wait_run(acl__task *t) {
   return ACL__TASK_PARK;
 }
 
+/* A replay parked in this wait was discarded (graph.c): off the list, to
+ * start afresh at the next replay. */
+static void acl__value_wait_cancel(acl__task *t) {
+  acl__value_task *v = acl__task_payload(t);
+  if (!v->parked)
+    return;
+  acl__value_bucket *b = acl__value_bucket_of(v->addr);
+  pthread_mutex_lock(&b->lock);
+  acl__value_unlink_locked(b, &v->w);
+  v->parked = 0;
+  pthread_mutex_unlock(&b->lock);
+}
+
 static void acl__value_task_release(acl__task *t) {
   acl__value_task *v = acl__task_payload(t);
   if (v->parked) {
@@ -227,6 +240,8 @@ int acl__value_submit(acl__stream *s, void *addr, uint64_t value, uint32_t flag,
   t->release = acl__value_task_release;
   t->ri_type = is_wait ? ACL_MODEL_RI_TASK_VALUE_WAIT : ACL_MODEL_RI_TASK_VALUE_WRITE;
   t->ri_ok = 1; /* a wait resets its state when satisfied, so it can run again */
+  if (is_wait)
+    t->cancel = acl__value_wait_cancel;
   acl__value_task *v = acl__task_payload(t);
   v->addr = addr;
   v->value = value;

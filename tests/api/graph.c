@@ -253,6 +253,15 @@ TEST(value_wait_parks_the_replay) {
   uint64_t h[2] = {0, 0};
   CHECK_INT_EQ(aclrtMemcpy(h, sizeof h, flag, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   CHECK_INT_EQ(h[1], 7);
+  /* aclmdlRIExecute times out in the wait: the replay is discarded and the RI usable again */
+  CHECK_INT_EQ(aclmdlRIExecute(ri, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  CHECK_INT_EQ(atomic_load(&calls), 2);
+  CHECK_INT_EQ(aclrtValueWrite(flag, 1, 0, w), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(w), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIExecute(ri, -1), ACL_SUCCESS);
+  CHECK_INT_EQ(atomic_load(&calls), 3);
+  CHECK_INT_EQ(aclrtValueWrite(flag, 0, 0, w), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(w), ACL_SUCCESS);
   aclmdlRITask tasks[3];
   uint32_t n = 3;
   CHECK_INT_EQ(aclmdlRIGetTasksByStream(s, tasks, &n), ACL_SUCCESS);
