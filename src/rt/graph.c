@@ -7,9 +7,11 @@
  * acl__graph_capture_task_locked, which appends it to the RI's list instead
  * of queuing it.  Only tasks whose submitter set ri_ok are taken: those
  * can run many times and keep nothing from their submission (kernel
- * launches, async copies / memsets of device or pinned memory, value write
- * and wait).  Any other task invalidates the capture (CaptureEnd then
- * fails with 507903 and discards the RI).
+ * launches, async copies / memsets of device or pinned memory, reductions,
+ * host functions, value write and wait).  Any other task invalidates the
+ * capture (CaptureEnd then fails with 507903 and discards the RI).  A
+ * recorded task that parks has a cancel hook: when the replay parked in it
+ * is discarded (abort, aclmdlRIExecute's timeout) it forgets the wait.
  *
  * Replay: aclmdlRIExecuteAsync queues one composite task on the executing
  * stream; it runs the recorded tasks in order with their `stream` pointed
