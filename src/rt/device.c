@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "model/model.h"
 #include "rt/device.h"
+#include "rt/graph.h"
 #include "rt/ipc_signal.h"
 #include "rt/mem_internal.h"
 #include "rt/device_query.h"
@@ -277,6 +278,8 @@ void acl__rt_shutdown(void) {
     if (c != NULL)
       acl__context_release(c, "aclFinalize");
   }
+  /* 1b. task graphs the program left (their tasks hold kernel arguments) */
+  acl__graph_finalize();
   /* 2. kernel binaries no launch uses any more; the signals shared with
    * other processes (their bell thread, the host-wide registry) */
   acl__kernel_finalize();

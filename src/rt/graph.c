@@ -537,6 +537,27 @@ int acl__graph_destroy(const char *api, acl__ri *ri) {
   return 0;
 }
 
+void acl__graph_finalize(void) {
+  /* aclFinalize, after every stream is gone: no replay runs any more */
+  for (;;) {
+    pthread_mutex_lock(&g_lock);
+    acl__ri *ri = g_ris, **pp = &g_ris;
+    while (ri != NULL && ri->queued > 0) { /* a replay task outlived its stream: keep its RI */
+      pp = &ri->next;
+      ri = ri->next;
+    }
+    if (ri != NULL)
+      *pp = ri->next;
+    pthread_mutex_unlock(&g_lock);
+    if (ri == NULL)
+      return;
+    ACL__LOGW(ACL__MOD_RUNTIME, "aclFinalize: aclmdlRI %u (%u tasks) was not destroyed; destroyed now", ri->id,
+              ri->n);
+    acl__handle_unregister(ri);
+    ri_free(ri);
+  }
+}
+
 int acl__graph_callback(const char *api, acl__ri *ri, aclrtCallback fn, void *user, int add) {
   int rc = 0;
   pthread_mutex_lock(&ri->lock);

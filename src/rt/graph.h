@@ -47,6 +47,9 @@ int acl__graph_exchange_mode(aclmdlRICaptureMode *mode);
 
 int acl__graph_execute_async(const char *api, acl__ri *ri, acl__stream *s);
 int acl__graph_destroy(const char *api, acl__ri *ri);
+/* aclFinalize: the RIs the program did not destroy go, logged (their destroy
+ * callbacks run). */
+void acl__graph_finalize(void);
 int acl__graph_callback(const char *api, acl__ri *ri, aclrtCallback fn, void *user, int add);
 int acl__graph_set_name(acl__ri *ri, const char *name);
 int acl__graph_get_name(const char *api, acl__ri *ri, uint32_t max_len, char *name);

@@ -573,3 +573,21 @@ TEST(modes_across_threads) {
   aclrtDestroyStream(s);
   down();
 }
+
+/* An RI the program never destroys goes at aclFinalize, its destroy
+ * callbacks run (and nothing leaks under ASan). */
+TEST(left_to_finalize) {
+  up();
+  aclrtStream s;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  float *A = dev_alloc(N * sizeof(float)), *B = dev_alloc(N * sizeof(float)), *C = dev_alloc(N * sizeof(float));
+  init_a(A);
+  aclmdlRI ri = capture_chain(s, A, B, C);
+  CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  int count = 0;
+  CHECK_INT_EQ(aclmdlRIDestroyRegisterCallback(ri, on_destroy, &count), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  down(); /* no aclmdlRIDestroy */
+  CHECK_INT_EQ(count, 1);
+}
