@@ -29,18 +29,12 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "proc_answers.h"
 #include "ipc_load.h"
 
 static void *bufs[64];
 static size_t sizes[64];
 static int nbufs;
-
-static void reply_rc(aclError rc) {
-  if (rc == ACL_SUCCESS)
-    printf("ok\n");
-  else
-    printf("rc %d\n", (int)rc);
-}
 
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
@@ -81,21 +75,9 @@ int main(void) {
       }
       reply_rc(rc);
     } else if (sscanf(line, "sum %llu %llu", &x, &y) == 2) {
-      unsigned char *h = malloc(y);
-      aclError rc = aclrtMemcpy(h, y, bufs[x], y, ACL_MEMCPY_DEVICE_TO_HOST);
-      unsigned long long s = 0;
-      for (unsigned long long i = 0; i < y; i++)
-        s += h[i];
-      free(h);
-      if (rc == ACL_SUCCESS)
-        printf("sum %llu\n", s);
-      else
-        reply_rc(rc);
+      reply_sum(bufs[x], y);
     } else if (sscanf(line, "write %llu %llu %llu", &x, &y, &z) == 3) {
-      unsigned char *h = malloc(z);
-      memset(h, (int)y, z);
-      reply_rc(aclrtMemcpy(bufs[x], z, h, z, ACL_MEMCPY_HOST_TO_DEVICE));
-      free(h);
+      reply_rc(write_bytes(bufs[x], (int)y, z));
     } else if (sscanf(line, "close %255s", a) == 1) {
       reply_rc(aclrtIpcMemClose(a));
     } else if (sscanf(line, "free %llu", &x) == 1) {

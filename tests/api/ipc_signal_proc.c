@@ -24,13 +24,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
-
-static void reply(aclError rc) {
-  if (rc == ACL_SUCCESS)
-    printf("ok\n");
-  else
-    printf("rc %d\n", (int)rc);
-}
+#include "proc_answers.h"
 
 static void forever(void *arg) {
   (void)arg;
@@ -62,18 +56,18 @@ int main(int argc, char **argv) {
       if (rc == ACL_SUCCESS)
         printf("key %s\n", key);
       else
-        reply(rc);
+        reply_rc(rc);
     } else if (sscanf(line, "nallow %llu", &x) == 1) {
       int32_t pid = (int32_t)x;
-      reply(aclrtNotifySetImportPid(n, &pid, 1));
+      reply_rc(aclrtNotifySetImportPid(n, &pid, 1));
     } else if (sscanf(line, "nimport %255s", a) == 1) {
-      reply(aclrtNotifyImportByKey(&n, a, ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+      reply_rc(aclrtNotifyImportByKey(&n, a, ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS));
     } else if (strncmp(line, "nrecord", 7) == 0) {
       aclError rc = aclrtRecordNotify(n, s);
-      reply(rc != ACL_SUCCESS ? rc : aclrtSynchronizeStream(s));
+      reply_rc(rc != ACL_SUCCESS ? rc : aclrtSynchronizeStream(s));
     } else if (sscanf(line, "nwait %llu", &x) == 1) {
       aclError rc = aclrtWaitAndResetNotify(n, s, (uint32_t)x);
-      reply(rc != ACL_SUCCESS ? rc : aclrtSynchronizeStream(s));
+      reply_rc(rc != ACL_SUCCESS ? rc : aclrtSynchronizeStream(s));
     } else if (strncmp(line, "ecreate", 7) == 0) {
       aclrtIpcEventHandle h;
       aclError rc = aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC);
@@ -86,32 +80,32 @@ int main(int argc, char **argv) {
       if (rc == ACL_SUCCESS)
         printf("key %.64s\n", h.reserved);
       else
-        reply(rc);
+        reply_rc(rc);
     } else if (sscanf(line, "eopen %255s", a) == 1) {
       aclrtIpcEventHandle h;
       memset(&h, 0, sizeof h);
       memcpy(h.reserved, a, strnlen(a, sizeof h.reserved));
-      reply(aclrtIpcOpenEventHandle(h, &e));
+      reply_rc(aclrtIpcOpenEventHandle(h, &e));
     } else if (strncmp(line, "erecord", 7) == 0) {
       aclError rc = aclrtRecordEvent(e, s);
-      reply(rc != ACL_SUCCESS ? rc : aclrtSynchronizeEvent(e));
+      reply_rc(rc != ACL_SUCCESS ? rc : aclrtSynchronizeEvent(e));
     } else if (strncmp(line, "eblocked", 8) == 0) {
       aclError rc = side == NULL ? aclrtCreateStream(&side) : ACL_SUCCESS;
       if (rc == ACL_SUCCESS)
         rc = aclrtLaunchHostFunc(side, forever, NULL);
-      reply(rc != ACL_SUCCESS ? rc : aclrtRecordEvent(e, side));
+      reply_rc(rc != ACL_SUCCESS ? rc : aclrtRecordEvent(e, side));
     } else if (strncmp(line, "ewait", 5) == 0) {
       aclError rc = aclrtStreamWaitEvent(s, e);
-      reply(rc != ACL_SUCCESS ? rc : aclrtSynchronizeStream(s));
+      reply_rc(rc != ACL_SUCCESS ? rc : aclrtSynchronizeStream(s));
     } else if (strncmp(line, "esync", 5) == 0) {
-      reply(aclrtSynchronizeEvent(e));
+      reply_rc(aclrtSynchronizeEvent(e));
     } else if (strncmp(line, "estatus", 7) == 0) {
       aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
       aclError rc = aclrtQueryEventStatus(e, &st);
       if (rc == ACL_SUCCESS)
         printf("status %d\n", (int)st);
       else
-        reply(rc);
+        reply_rc(rc);
     } else if (strncmp(line, "exit", 4) == 0) {
       _exit(0);
     } else {

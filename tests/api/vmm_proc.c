@@ -24,19 +24,13 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "proc_answers.h"
 
 static aclrtDrvMemHandle handles[64];
 static int nhandles;
 static void *maps[64];
 static size_t map_sizes[64];
 static int nmaps;
-
-static void reply_rc(aclError rc) {
-  if (rc == ACL_SUCCESS)
-    printf("ok\n");
-  else
-    printf("rc %d\n", (int)rc);
-}
 
 static aclError map_handle(aclrtDrvMemHandle h, size_t size) {
   void *va = NULL;
@@ -102,21 +96,9 @@ int main(void) {
     } else if (sscanf(line, "fill %llu %llu", &x, &y) == 2) {
       reply_rc(aclrtMemset(maps[x], map_sizes[x], (int32_t)y, map_sizes[x]));
     } else if (sscanf(line, "sum %llu %llu", &x, &y) == 2) {
-      unsigned char *h = malloc(y);
-      aclError rc = aclrtMemcpy(h, y, maps[x], y, ACL_MEMCPY_DEVICE_TO_HOST);
-      unsigned long long s = 0;
-      for (unsigned long long i = 0; i < y; i++)
-        s += h[i];
-      free(h);
-      if (rc == ACL_SUCCESS)
-        printf("sum %llu\n", s);
-      else
-        reply_rc(rc);
+      reply_sum(maps[x], y);
     } else if (sscanf(line, "write %llu %llu %llu", &x, &y, &z) == 3) {
-      unsigned char *h = malloc(z);
-      memset(h, (int)y, z);
-      reply_rc(aclrtMemcpy(maps[x], z, h, z, ACL_MEMCPY_HOST_TO_DEVICE));
-      free(h);
+      reply_rc(write_bytes(maps[x], (int)y, z));
     } else if (sscanf(line, "unmap %llu", &x) == 1) {
       aclError rc = aclrtUnmapMem(maps[x]);
       if (rc == ACL_SUCCESS)
