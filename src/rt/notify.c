@@ -360,7 +360,7 @@ int acl__notify_imported(const acl__notify *n) { return n->imported; }
 
 /* ---- objects ----------------------------------------------------------------- */
 
-static int nf_new(const char *api, acl__context *c, int count, acl__notify **out) {
+int acl__notify_create(const char *api, acl__context *c, int count, acl__notify **out) {
   pthread_once(&nf_once, nf_setup);
   acl__device *d = c->dev;
   int32_t id = acl__idpool_take(d->notify_ids, ACL__MAX_NOTIFIES / 64);
@@ -392,10 +392,6 @@ static int nf_new(const char *api, acl__context *c, int count, acl__notify **out
   acl__handle_register(n, count ? ACL__H_CNT_NOTIFY : ACL__H_NOTIFY);
   *out = n;
   return 0;
-}
-
-int acl__notify_create(const char *api, acl__context *c, int count, acl__notify **out) {
-  return nf_new(api, c, count, out);
 }
 
 acl__notify *acl__notify_resolve(const char *api, const void *h, int count, int *rc) {
@@ -593,7 +589,7 @@ int acl__notify_import(const char *api, acl__context *c, const char *key, acl__n
                      "notify key '%s' was exported by this process; use the notify itself", key);
   acl__ipcsig_hold(idx);
   acl__notify *n = NULL;
-  if ((rc = nf_new(api, c, 0, &n)) != 0) {
+  if ((rc = acl__notify_create(api, c, 0, &n)) != 0) {
     acl__ipcsig_release(idx);
     return rc;
   }
