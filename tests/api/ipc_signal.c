@@ -146,18 +146,25 @@ TEST(notify_recorder_killed) {
   CHECK(!registry_exists());
 }
 
+/* The helper creates, records and exports an IPC event; this process opens
+ * it (its handle in *h). */
+static aclrtEvent open_helper_event(proc *b, aclrtIpcEventHandle *h) {
+  char key[128] = "";
+  CHECK(sscanf(proc_cmd(b, "ecreate"), "key %127s", key) == 1);
+  memset(h, 0, sizeof *h);
+  memcpy(h->reserved, key, strlen(key));
+  aclrtEvent e = NULL;
+  CHECK_INT_EQ(aclrtIpcOpenEventHandle(*h, &e), ACL_SUCCESS);
+  return e;
+}
+
 /* The vendor's ipcevent sample, and a real cross-process wait. */
 TEST(ipc_event_between_processes) {
   rt_up();
   proc b;
   start(&b);
-  char key[128] = "";
-  CHECK(sscanf(proc_cmd(&b, "ecreate"), "key %127s", key) == 1);
   aclrtIpcEventHandle h;
-  memset(&h, 0, sizeof h);
-  memcpy(h.reserved, key, strlen(key));
-  aclrtEvent e;
-  CHECK_INT_EQ(aclrtIpcOpenEventHandle(h, &e), ACL_SUCCESS);
+  aclrtEvent e = open_helper_event(&b, &h);
   aclrtEventRecordedStatus st;
   CHECK_INT_EQ(aclrtQueryEventStatus(e, &st), ACL_SUCCESS);
   CHECK_INT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE); /* the creator's record ran */
@@ -196,13 +203,8 @@ TEST(ipc_event_recorder_killed) {
   rt_up();
   proc b;
   start(&b);
-  char key[128] = "";
-  CHECK(sscanf(proc_cmd(&b, "ecreate"), "key %127s", key) == 1);
   aclrtIpcEventHandle h;
-  memset(&h, 0, sizeof h);
-  memcpy(h.reserved, key, strlen(key));
-  aclrtEvent e;
-  CHECK_INT_EQ(aclrtIpcOpenEventHandle(h, &e), ACL_SUCCESS);
+  aclrtEvent e = open_helper_event(&b, &h);
   CHECK_STR_EQ(proc_cmd(&b, "eblocked"), "ok"); /* a record that will never run */
   aclrtStream s;
   CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
