@@ -79,9 +79,28 @@ static int acl__event_and_stream(const char *api, aclrtEvent event, aclrtStream 
                      "event %p was made by aclrtCreateEventExWithFlag, which cannot be reset", event);
   if ((*s = acl__stream_resolve(api, stream, &rc)) == NULL)
     return rc;
-  if ((rc = acl__graph_refuse(api, *s, "an event record, wait or reset")) != 0)
+  if (((*e)->flags & ACL_EVENT_IPC) && acl__stream_capturing(*s) &&
+      (rc = acl__graph_refuse(api, *s, "an IPC event record, wait or reset")) != 0)
     return rc;
   return acl__event_same_context(api, *e, *s);
+}
+
+/* Records and waits on streams that record into a task graph (graph.c): an
+ * EXTERNAL one (the flag, or an event made with ACL_EVENT_EXTERNAL) is a
+ * real event task replayed each time; an ordinary one is an internal edge
+ * of the graph, and a wait on it pulls a stream into the capture. */
+static int acl__event_record_any(const char *api, acl__event *e, acl__stream *s, int external) {
+  if ((external || (e->flags & ACL_EVENT_EXTERNAL)) && acl__stream_capturing(s))
+    return acl__event_graph_submit(api, e, s, 0);
+  int rc = acl__graph_event_record(api, e, s);
+  return rc != ACL__GRAPH_PASS ? rc : acl__event_record(api, e, s);
+}
+
+static int acl__event_wait_any(const char *api, acl__stream *s, acl__event *e, int32_t timeout, int external) {
+  if ((external || (e->flags & ACL_EVENT_EXTERNAL)) && acl__stream_capturing(s))
+    return acl__event_graph_submit(api, e, s, 1);
+  int rc = acl__graph_event_wait(api, s, e);
+  return rc != ACL__GRAPH_PASS ? rc : acl__event_wait(api, s, e, timeout);
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
@@ -89,7 +108,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
-  return rc != 0 ? rc : acl__event_record(__func__, e, s);
+  return rc != 0 ? rc : acl__event_record_any(__func__, e, s, 0);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -107,16 +126,16 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
-  return rc != 0 ? rc : acl__event_wait(__func__, s, e, 0);
+  return rc != 0 ? rc : acl__event_wait_any(__func__, s, e, 0, 0);
 }
 
 /* ---- flavours of record and wait (rt-breadth: events) --------------------------- */
 
-/* EXTERNAL records and waits connect a captured model runtime instance
- * with the outside; openacl has no capture (aclmdlRICaptureBegin) yet, so
- * no stream is being captured and they are refused as the vendor refuses
- * them outside a capture.  An event keeps the flavour of its first
- * ...WithFlag call, even a failed one (the vendor's rule). */
+/* EXTERNAL records and waits connect a model runtime instance with the
+ * outside: on a stream that records into one they are replayed as real
+ * event tasks; elsewhere the vendor refuses them.  An event keeps the
+ * flavour of its first ...WithFlag call, even a failed one (the vendor's
+ * rule). */
 static int acl__event_flavour(const char *api, acl__event *e, uint32_t flag) {
   int want = flag == 0 ? 1 : 2, cur = 0;
   if (!atomic_compare_exchange_strong(&e->flavour, &cur, want) && cur != want)
@@ -130,7 +149,7 @@ static int acl__event_flavour(const char *api, acl__event *e, uint32_t flag) {
 static int acl__not_capturing(const char *api, acl__stream *s) {
   return acl__fail(api, ACL_ERROR_RT_STREAM_NOT_CAPTURED, __FILE__, __LINE__,
                    "the EXTERNAL flag works only on a stream that is being captured into a model runtime instance, "
-                   "and stream %d is not (openacl does not capture streams yet). Remedy: use the DEFAULT flag",
+                   "and stream %d is not. Remedy: use the DEFAULT flag outside a capture",
                    s->id);
 }
 
@@ -148,9 +167,9 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
     return rc;
   if ((rc = acl__event_flavour(__func__, e, flag)) != 0)
     return rc;
-  if (flag == ACL_EVENT_RECORD_EXTERNAL)
+  if (flag == ACL_EVENT_RECORD_EXTERNAL && !acl__stream_capturing(s))
     return acl__not_capturing(__func__, s);
-  return acl__event_record(__func__, e, s);
+  return acl__event_record_any(__func__, e, s, flag == ACL_EVENT_RECORD_EXTERNAL);
 }
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
@@ -173,9 +192,9 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
     return rc;
   if ((rc = acl__event_flavour(__func__, e, flag)) != 0)
     return rc;
-  if (flag == ACL_EVENT_WAIT_EXTERNAL)
+  if (flag == ACL_EVENT_WAIT_EXTERNAL && !acl__stream_capturing(s))
     return acl__not_capturing(__func__, s);
-  return acl__event_wait(__func__, s, e, (int32_t)timeout);
+  return acl__event_wait_any(__func__, s, e, (int32_t)timeout, flag == ACL_EVENT_WAIT_EXTERNAL);
 }
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
@@ -189,7 +208,7 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
   acl__event *e = NULL;
   acl__stream *s = NULL;
   int rc = acl__event_and_stream(__func__, event, stream, 1, &e, &s);
-  return rc != 0 ? rc : acl__event_wait(__func__, s, e, timeout);
+  return rc != 0 ? rc : acl__event_wait_any(__func__, s, e, timeout, 0);
 }
 
 /* ---- ids and budget ------------------------------------------------------------- */

@@ -1,9 +1,9 @@
 /*
- * ri_api.c - model runtime instances captured from a stream (aclmdlRI,
- * "ACL graph", ipc-vmm-graphs-tdt §5): argument checks, then the runtime
- * in src/rt/graph.c.  Issue 14, first slice: single-stream capture and
- * replay, names, ids, callbacks, introspection.  The rest of §5 is in
- * ri_api_pending.c.
+ * ri_api.c - model runtime instances (aclmdlRI, "ACL graph",
+ * ipc-vmm-graphs-tdt §5): capture, replay, names, ids, callbacks,
+ * introspection: argument checks, then the runtime in src/rt/graph*.c.
+ * Build mode and conditional tasks are in ri_build_api.c; what is not
+ * implemented yet in ri_api_pending.c.
  */
 #include <stddef.h>
 
@@ -12,17 +12,6 @@
 #include "prof/prof.h"
 #include "rt/graph.h"
 #include "rt/rt.h"
-
-static acl__ri *ri_resolve(const char *api, aclmdlRI modelRI, int *rc) {
-  if (!acl__handle_valid(modelRI, ACL__H_MODEL_RI)) {
-    *rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                    "modelRI %p is not a live model runtime instance (destroyed, discarded by an invalidated "
-                    "capture, or not an aclmdlRI). Remedy: pass the handle aclmdlRICaptureEnd returned",
-                    modelRI);
-    return NULL;
-  }
-  return (acl__ri *)modelRI;
-}
 
 static acl__task *task_resolve(const char *api, aclmdlRITask task, int *rc) {
   if (!acl__handle_valid(task, ACL__H_RI_TASK)) {
@@ -93,7 +82,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
   int rc = 0;
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
@@ -110,7 +99,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
   if (timeout < -1)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "timeout %d is invalid: pass milliseconds, or -1 to wait forever",
                      (int)timeout);
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   /* an internal stream of the current context: the replay is ordered with nothing else */
@@ -131,7 +120,7 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   int rc = 0;
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_destroy(__func__, ri);
@@ -142,7 +131,7 @@ aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, v
   int rc = 0;
   if (modelRI == NULL || func == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "func");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_callback(__func__, ri, func, userData, 1);
@@ -153,7 +142,7 @@ aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func)
   int rc = 0;
   if (modelRI == NULL || func == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "func");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_callback(__func__, ri, func, NULL, 0);
@@ -164,7 +153,7 @@ aclError aclmdlRISetName(aclmdlRI modelRI, const char *name) {
   int rc = 0;
   if (modelRI == NULL || name == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "name");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_set_name(ri, name);
@@ -175,7 +164,7 @@ aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name) {
   int rc = 0;
   if (modelRI == NULL || name == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "name");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_get_name(__func__, ri, maxLen, name);
@@ -186,7 +175,7 @@ aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId) {
   int rc = 0;
   if (modelRI == NULL || modelRIId == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "modelRIId");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   *modelRIId = acl__graph_id(ri);
@@ -198,7 +187,7 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
   int rc = 0;
   if (modelRI == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_debug_print(ri);
@@ -212,7 +201,7 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t fla
   if (flags > ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
                      "flags %u is neither ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY (0) nor ..._VERBOSE (1)", flags);
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
   return acl__graph_debug_json(__func__, ri, path, flags);
@@ -223,25 +212,15 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *nu
   int rc = 0;
   if (modelRI == NULL || numStreams == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", modelRI == NULL ? "modelRI" : "numStreams");
-  acl__ri *ri = ri_resolve(__func__, modelRI, &rc);
+  acl__ri *ri = acl__ri_resolve(__func__, modelRI, &rc);
   if (ri == NULL)
     return rc;
-  /* single-stream capture: the RI has one stream, the one it was captured on */
-  if (streams == NULL) {
-    *numStreams = 1;
-    return 0;
-  }
-  if (*numStreams < 1) {
-    *numStreams = 0;
-    return ACL__FAIL(
-        ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
-        "the array holds %u streams but aclmdlRI %u has 1. Remedy: call with streams NULL to get the count", 0u,
-        acl__graph_id(ri));
-  }
-  streams[0] = acl__graph_origin(ri);
-  for (uint32_t i = 1; i < *numStreams; i++)
-    streams[i] = NULL;
-  *numStreams = 1;
+  uint32_t given = *numStreams;
+  if (acl__graph_streams(ri, streams, numStreams))
+    return ACL__FAIL(ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY,
+                     "the array holds %u streams but aclmdlRI %u has more; %u were written. Remedy: call with "
+                     "streams NULL to get the count",
+                     given, acl__graph_id(ri), *numStreams);
   return 0;
 }
 

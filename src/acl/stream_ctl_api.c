@@ -185,9 +185,10 @@ aclError aclrtGetThreadLastTaskId(uint32_t *taskId) {
 
 /* ---- control flow between the streams of a model runtime instance ----------------- */
 
-/* openacl has no model runtime instances (aclmdlRI*) yet, so no stream is
- * bound to one and every call below ends in the vendor's code for an
- * unbound stream, after the vendor's argument checks. */
+/* aclrtTaskUpdateAsync updates a task of a stream bound to a model by its
+ * task id; openacl's built model runtime instances update tasks through
+ * aclmdlRITaskSetParams instead, so the call ends in the vendor's code for
+ * an unbound stream, after the vendor's argument checks. */
 static int acl__stream_not_bound(const char *api, aclrtStream stream) {
   int rc = 0;
   acl__stream *s = acl__stream_resolve(api, stream, &rc);
@@ -195,39 +196,8 @@ static int acl__stream_not_bound(const char *api, aclrtStream stream) {
     return rc;
   return acl__fail(api, ACL_ERROR_RT_STREAM_MODEL, __FILE__, __LINE__,
                    "stream %d is not bound to a model runtime instance; this call works only between the streams "
-                   "of one (aclmdlRIBindStream), which openacl does not provide yet",
+                   "of one (aclmdlRIBindStream); openacl updates such tasks with aclmdlRITaskSetParams",
                    s->id);
-}
-
-aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-  ACL__PROF_API_SCOPE();
-  if (activeStream == NULL || stream == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL; both streams must be streams of a model runtime instance",
-                     activeStream == NULL ? "activeStream" : "stream");
-  int rc = 0;
-  if (acl__stream_resolve(__func__, stream, &rc) == NULL)
-    return rc;
-  return acl__stream_not_bound(__func__, activeStream);
-}
-
-aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *rightValue, aclrtCompareDataType dataType,
-                           aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-  ACL__PROF_API_SCOPE();
-  if (leftValue == NULL || rightValue == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL; pass device memory holding the value to compare",
-                     leftValue == NULL ? "leftValue" : "rightValue");
-  if (trueStream == NULL || stream == NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL; pass a stream of the model runtime instance",
-                     trueStream == NULL ? "trueStream" : "stream");
-  if (falseStream != NULL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "falseStream is reserved and must be NULL");
-  if ((unsigned)cond > ACL_RT_LESS_OR_EQUAL)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "cond %d is not an aclrtCondition (ACL_RT_EQUAL 0 .. "
-                     "ACL_RT_LESS_OR_EQUAL 5)", (int)cond);
-  if ((unsigned)dataType > ACL_RT_SWITCH_INT64)
-    return ACL__FAIL(ACL_ERROR_INVALID_PARAM,
-                     "dataType %d is not ACL_RT_SWITCH_INT32 (0) or ACL_RT_SWITCH_INT64 (1)", (int)dataType);
-  return acl__stream_not_bound(__func__, stream);
 }
 
 aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,

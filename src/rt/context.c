@@ -12,6 +12,7 @@
 #include "common/errmsg.h"
 #include "common/log.h"
 #include "rt/device.h"
+#include "rt/graph.h"
 #include "rt/label.h"
 #include "rt/notify.h"
 #include "rt/rt.h"
@@ -62,6 +63,7 @@ void acl__context_release(acl__context *c, const char *api) {
   }
   acl__stream_destroy(c->default_stream, 0, api);
   c->default_stream = NULL;
+  acl__graph_context_gone(c); /* no replay runs any more; their internal streams go with them */
   for (;;) {
     pthread_mutex_lock(&c->lock);
     acl__event *e = c->events;

@@ -278,8 +278,6 @@ void acl__rt_shutdown(void) {
     if (c != NULL)
       acl__context_release(c, "aclFinalize");
   }
-  /* 1b. task graphs the program left (their tasks hold kernel arguments) */
-  acl__graph_finalize();
   /* 2. kernel binaries no launch uses any more; the signals shared with
    * other processes (their bell thread, the host-wide registry) */
   acl__kernel_finalize();

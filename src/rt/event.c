@@ -150,6 +150,7 @@ typedef struct acl__event_task {
   acl__event_waiter *waiter;    /* wait: registered in ev->waiters while parked */
   int32_t timeout_ms;           /* wait: 0 = none */
   int ran;                      /* record: has run */
+  int ext;                      /* an EXTERNAL record or wait recorded in a task graph */
 } acl__event_task;
 
 static int acl__record_run(acl__task *t);
@@ -330,6 +331,10 @@ static int acl__event_submit(const char *api, acl__event *e, acl__stream *s, acl
   et->ev = e;
   et->seq = seq;
   et->timeout_ms = timeout_ms;
+  if (run == acl__reset_run) { /* the same each time it runs: a capture may record it (graph.c) */
+    et->t.ri_ok = 1;
+    et->t.ri_type = ACL_MODEL_RI_TASK_EVENT_RESET;
+  }
   pthread_mutex_lock(&e->lock);
   e->refs++;
   pthread_mutex_unlock(&e->lock);
@@ -417,6 +422,7 @@ int acl__event_same_context(const char *api, acl__event *e, acl__stream *s) {
 
 int acl__event_record(const char *api, acl__event *e, acl__stream *s) {
   pthread_mutex_lock(&e->lock);
+  e->graph_ri = 0; /* the latest record is a real one */
   uint64_t seq;
   if (e->ipc != NULL) {
     seq = atomic_fetch_add(&e->ipc->recorded, 1) + 1;
@@ -431,6 +437,150 @@ int acl__event_record(const char *api, acl__event *e, acl__stream *s) {
 
 int acl__event_reset(const char *api, acl__event *e, acl__stream *s) {
   return acl__event_submit(api, e, s, acl__reset_run, 0, 0, "event reset");
+}
+
+/* ---- events in task graphs (graph_capture.c, graph_replay.c) ------------------- */
+
+void acl__event_graph_mark(acl__event *e, uint32_t ri_id, uint32_t edge) {
+  pthread_mutex_lock(&e->lock);
+  e->graph_ri = ri_id + 1;
+  e->graph_edge = edge;
+  pthread_mutex_unlock(&e->lock);
+}
+
+uint32_t acl__event_graph_mark_of(acl__event *e, uint32_t *edge) {
+  pthread_mutex_lock(&e->lock);
+  uint32_t r = e->graph_ri == 0 ? UINT32_MAX : e->graph_ri - 1;
+  *edge = e->graph_edge;
+  pthread_mutex_unlock(&e->lock);
+  return r;
+}
+
+/* An EXTERNAL record replayed: it raises done to the number its replay was
+ * given at aclmdlRIExecuteAsync (et->seq), so that waits queued after that
+ * call wait for it. */
+static int acl__ext_record_run(acl__task *t) {
+  acl__event_task *et = (acl__event_task *)t;
+  acl__event *e = et->ev;
+  acl__device *d = t->stream->ctx->dev;
+  uint64_t now = d->ops->timestamp_ns(d->bdev);
+  acl__event_waiter *wake = NULL;
+  pthread_mutex_lock(&e->lock);
+  uint64_t seq = et->seq != 0 ? et->seq : ++e->recorded;
+  et->seq = 0;
+  if (seq > e->done)
+    e->done = seq;
+  e->ts_ns = now;
+  e->signaled = 1;
+  for (acl__event_waiter **pp = &e->waiters; *pp;) {
+    acl__event_waiter *w = *pp;
+    if (w->target <= e->done) {
+      *pp = w->next;
+      w->next = wake;
+      wake = w;
+    } else {
+      pp = &w->next;
+    }
+  }
+  if (e->host_waiters)
+    pthread_cond_broadcast(&e->cond);
+  for (acl__event_waiter *w = wake, *next; w; w = next) {
+    next = w->next;
+    w->next = NULL;
+    acl__stream_unpark(w->stream);
+  }
+  pthread_mutex_unlock(&e->lock);
+  return 0;
+}
+
+/* An EXTERNAL wait replayed: the stream waits until the event is signalled
+ * (recorded, by anyone, since its last reset). */
+static int acl__ext_wait_run(acl__task *t) {
+  acl__event_task *et = (acl__event_task *)t;
+  acl__event *e = et->ev;
+  pthread_mutex_lock(&e->lock);
+  acl__event_waiter *w = et->waiter;
+  if (w != NULL && w->target > e->done) { /* still waiting: a spurious wake */
+    pthread_mutex_unlock(&e->lock);
+    return ACL__TASK_PARK;
+  }
+  if (w != NULL) {
+    acl__event_unlink_waiter_locked(e, w);
+    et->waiter = NULL;
+  }
+  if (e->signaled) {
+    pthread_mutex_unlock(&e->lock);
+    free(w);
+    return 0;
+  }
+  if (w == NULL && (w = calloc(1, sizeof(*w))) == NULL) {
+    pthread_mutex_unlock(&e->lock);
+    return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+  }
+  memset(w, 0, sizeof(*w));
+  w->stream = t->stream;
+  w->target = e->done + 1; /* the next record to run wakes it */
+  w->ev = e;
+  w->next = e->waiters;
+  e->waiters = w;
+  et->waiter = w;
+  pthread_mutex_unlock(&e->lock);
+  return ACL__TASK_PARK;
+}
+
+/* The replay parked in an EXTERNAL wait was discarded: it stops waiting. */
+static void acl__ext_wait_cancel(acl__task *t) {
+  acl__event_task *et = (acl__event_task *)t;
+  pthread_mutex_lock(&et->ev->lock);
+  acl__event_waiter *w = et->waiter;
+  if (w != NULL)
+    acl__event_unlink_waiter_locked(et->ev, w);
+  et->waiter = NULL;
+  pthread_mutex_unlock(&et->ev->lock);
+  free(w);
+}
+
+int acl__event_graph_submit(const char *api, acl__event *e, acl__stream *s, int wait) {
+  acl__event_task *et = calloc(1, sizeof(*et));
+  if (et == NULL)
+    return acl__fail(api, ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory for an event task");
+  et->t.run = wait ? acl__ext_wait_run : acl__ext_record_run;
+  et->t.release = acl__event_task_release;
+  et->t.ri_ok = 1;
+  et->t.ri_type = wait ? ACL_MODEL_RI_TASK_EVENT_WAIT : ACL_MODEL_RI_TASK_EVENT_RECORD;
+  et->t.cancel = wait ? acl__ext_wait_cancel : NULL;
+  snprintf(et->t.what, sizeof(et->t.what), "external event %s (event %u)", wait ? "wait" : "record", e->id);
+  et->ev = e;
+  et->ext = 1;
+  et->ran = 1; /* no ipc_pending accounting: IPC events are never recorded in a graph */
+  pthread_mutex_lock(&e->lock);
+  e->refs++;
+  pthread_mutex_unlock(&e->lock);
+  int rc = acl__stream_submit(s, &et->t);
+  if (rc == ACL_ERROR_RT_STREAM_CONTEXT)
+    return acl__fail(api, rc, __FILE__, __LINE__, "stream %d is being destroyed", s->id);
+  return rc;
+}
+
+int acl__event_task_is_ext_record(acl__task *t) {
+  return t->run == acl__ext_record_run;
+}
+
+uint64_t acl__event_task_take_seq(acl__task *t) {
+  acl__event_task *et = (acl__event_task *)t;
+  pthread_mutex_lock(&et->ev->lock);
+  et->ev->graph_ri = 0;
+  uint64_t seq = ++et->ev->recorded;
+  pthread_mutex_unlock(&et->ev->lock);
+  return seq;
+}
+
+void acl__event_task_set_seq(acl__task *t, uint64_t seq) { ((acl__event_task *)t)->seq = seq; }
+
+acl__event *acl__event_of_task(acl__task *t) {
+  if (t->run != acl__ext_record_run && t->run != acl__ext_wait_run && t->run != acl__reset_run)
+    return NULL;
+  return ((acl__event_task *)t)->ev;
 }
 
 int acl__event_wait(const char *api, acl__stream *s, acl__event *e, int32_t timeout_ms) {

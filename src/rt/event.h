@@ -28,6 +28,22 @@ int acl__event_sync(const char *api, acl__event *e, int32_t timeout_ms);
 /* The device time of e's latest record, or a recorded failure naming `which`. */
 int acl__event_time(const char *api, const char *which, acl__event *e, uint64_t *ts);
 
+/* Task graphs.  A record captured into aclmdlRI ri_id as its internal
+ * edge `edge` marks the event (a later real record clears the mark);
+ * mark_of gives the RI's id (UINT32_MAX: none) and the edge. */
+void acl__event_graph_mark(acl__event *e, uint32_t ri_id, uint32_t edge);
+uint32_t acl__event_graph_mark_of(acl__event *e, uint32_t *edge);
+/* Submits an EXTERNAL record (wait 0) or wait of e to s, a stream that
+ * records into an RI: a real event task that runs at each replay. */
+int acl__event_graph_submit(const char *api, acl__event *e, acl__stream *s, int wait);
+int acl__event_task_is_ext_record(acl__task *t);
+/* aclmdlRIExecuteAsync: the record number of this replay's EXTERNAL record
+ * t; the replay hands it to the task before running it. */
+uint64_t acl__event_task_take_seq(acl__task *t);
+void acl__event_task_set_seq(acl__task *t, uint64_t seq);
+/* The event of a recorded event task (record, wait, reset), else NULL. */
+acl__event *acl__event_of_task(acl__task *t);
+
 /* IPC events: the creator writes the handle (the event needs ACL_EVENT_IPC);
  * another process opens it into an event of its context c. */
 int acl__event_ipc_export(const char *api, acl__event *e, char handle[ACL_IPC_EVENT_HANDLE_SIZE]);

@@ -213,6 +213,7 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_NN_EXECUTOR: return "aclOpExecutor";
   case ACL__H_MODEL_RI: return "model runtime instance";
   case ACL__H_RI_TASK: return "model runtime instance task";
+  case ACL__H_RI_COND: return "condition handle";
   default: return "handle";
   }
 }

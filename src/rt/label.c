@@ -36,6 +36,7 @@
 #include "common/errmsg.h"
 #include "common/log.h"
 #include "rt/callback.h"
+#include "rt/graph.h"
 #include "rt/memory.h"
 
 typedef struct lb_label lb_label;
@@ -46,6 +47,8 @@ struct lb_label {
   int refs;              /* the handle (while live) + each list naming it */
   int live;              /* the handle is registered */
   int lists;             /* lists naming it */
+  void *lane;            /* where aclrtSetLabel put it (a lane of a model runtime instance; graph.c), */
+  uint32_t pos;          /* and the position there; lane NULL: not set */
   lb_label *prev, *next; /* live labels */
 };
 
@@ -136,9 +139,8 @@ static int lb_context_check(const char *api, const char *what, const void *h, co
 /* No stream is bound to a model runtime instance: openacl has none yet. */
 static int lb_unbound(const char *api, const acl__stream *s) {
   return acl__fail(api, ACL_ERROR_RT_STREAM_MODEL, __FILE__, __LINE__,
-                   "stream %d is not bound to a model runtime instance; labels work only in the streams of one "
-                   "(aclmdlRIBindStream), which openacl does not implement yet. Remedy: none on openacl for now; "
-                   "on a card bind the stream with aclmdlRIBindStream between aclmdlRIBuildBegin and "
+                   "stream %d is not bound to a model runtime instance; labels work only in the streams of one. "
+                   "Remedy: bind the stream with aclmdlRIBindStream between aclmdlRIBuildBegin and "
                    "aclmdlRIBuildEnd",
                    (int)s->id);
 }
@@ -200,10 +202,56 @@ int acl__label_set(const char *api, aclrtLabel label, aclrtStream stream) {
   acl__stream *s = acl__stream_resolve(api, stream, &rc);
   if (s == NULL)
     return rc;
-  /* On a bound stream the rules that follow would apply: the label must be
-   * in a list first (507000 on current firmware) and is set once, on one
-   * stream (507000); then a label task is appended.  No stream is bound. */
-  return lb_unbound(api, s);
+  if (!acl__stream_capturing(s))
+    return lb_unbound(api, s);
+  /* the label must be in a list first (507000 on current firmware) and is
+   * set once, on one stream (507000) */
+  pthread_mutex_lock(&lb_lock);
+  l = lb_label_get(api, "label", label, &rc);
+  if (l != NULL && l->lists == 0)
+    rc = acl__fail(api, ACL_ERROR_RT_INTERNAL_ERROR, __FILE__, __LINE__,
+                   "the label is in no label list yet; a label is set after it has been put in a list. Remedy: "
+                   "call aclrtCreateLabelList with it first");
+  else if (l != NULL && l->lane != NULL)
+    rc = acl__fail(api, ACL_ERROR_RT_INTERNAL_ERROR, __FILE__, __LINE__,
+                   "the label has been set already; a label marks one place. Remedy: create another label");
+  pthread_mutex_unlock(&lb_lock);
+  if (rc != 0)
+    return rc;
+  void *lane = NULL;
+  uint32_t pos = 0;
+  if ((rc = acl__graph_set_label(api, s, &lane, &pos)) != 0)
+    return rc;
+  pthread_mutex_lock(&lb_lock);
+  if (acl__handle_valid(label, ACL__H_LABEL)) {
+    l = label;
+    l->lane = lane;
+    l->pos = pos;
+  }
+  pthread_mutex_unlock(&lb_lock);
+  return 0;
+}
+
+int acl__label_targets(const char *api, aclrtLabelList list, uint32_t n, void **lanes, uint32_t *pos) {
+  int rc = 0;
+  pthread_mutex_lock(&lb_lock);
+  if (!acl__handle_valid(list, ACL__H_LABEL_LIST)) {
+    rc = acl__fail(api, ACL_ERROR_RT_INVALID_HANDLE, __FILE__, __LINE__,
+                   "label list %p used by aclrtSwitchLabelByIndex was destroyed before the build ended", list);
+  } else {
+    lb_list *ls = list;
+    for (uint32_t i = 0; i < n && i < ls->n && rc == 0; i++) {
+      if (ls->labels[i]->lane == NULL)
+        rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                       "label %u of a list used by aclrtSwitchLabelByIndex was never set (aclrtSetLabel). Remedy: "
+                       "set every label of the list on a bound stream before aclmdlRIBuildEnd",
+                       i);
+      lanes[i] = ls->labels[i]->lane;
+      pos[i] = ls->labels[i]->pos;
+    }
+  }
+  pthread_mutex_unlock(&lb_lock);
+  return rc;
 }
 
 /* ---- lists --------------------------------------------------------------------------- */
@@ -298,7 +346,9 @@ int acl__label_switch(const char *api, void *ptr, uint32_t max_value, aclrtLabel
                      "ptr %p must point to a uint32_t index in device memory of device %d (aclrtMalloc), where the "
                      "switch reads it when the model runs",
                      ptr, (int)s->dev->id);
-  return lb_unbound(api, s);
+  if (!acl__stream_capturing(s))
+    return lb_unbound(api, s);
+  return acl__graph_switch_label(api, ptr, max_value, list, s);
 }
 
 /* ---- teardown ------------------------------------------------------------------------- */

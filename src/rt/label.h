@@ -25,6 +25,11 @@ int acl__label_list_destroy(const char *api, aclrtLabelList list);
 int acl__label_set(const char *api, aclrtLabel label, aclrtStream stream);
 int acl__label_switch(const char *api, void *ptr, uint32_t max_value, aclrtLabelList list, aclrtStream stream);
 
+/* The places of the first n labels of a list (set by aclrtSetLabel): the
+ * opaque lane and position graph.c gave.  0, or a recorded error (the list
+ * is gone, or a label was never set). */
+int acl__label_targets(const char *api, aclrtLabelList list, uint32_t n, void **lanes, uint32_t *pos);
+
 /* A context is released (context.c): its labels and lists go with it. */
 void acl__label_context_gone(acl__context *c);
 /* fork(): see callback.h (ACL__FORK_*). */

@@ -332,12 +332,13 @@ TEST(capture_errors) {
   CHECK_INT_EQ(m, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
   CHECK_INT_EQ(aclrtMemset(d, 64, 0, 64), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
   CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
-  /* an event record cannot be captured yet: 207000, capture invalidated */
+  /* a captured wait for an event recorded outside the capture: 107024, capture invalidated */
   aclrtEvent ev = NULL;
   CHECK_INT_EQ(aclrtCreateEvent(&ev), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtRecordEvent(ev, NULL), ACL_SUCCESS);
   CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
-  CHECK_INT_EQ(aclrtRecordEvent(ev, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  CHECK_STR_HAS(aclGetRecentErrMsg(), "issue 14");
+  CHECK_INT_EQ(aclrtStreamWaitEvent(s, ev), ACL_ERROR_RT_CAPTURE_DEPENDENCY);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "ACL_EVENT_EXTERNAL");
   CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
   CHECK_INT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
   aclrtFree(d);

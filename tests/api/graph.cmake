@@ -4,3 +4,6 @@
 openacl_test(api_graph GROUP api/graph SOURCES ${CMAKE_CURRENT_LIST_DIR}/graph.c LABELS threads)
 target_compile_definitions(api_graph PRIVATE OPENACL_TEST_KERNELS="$<TARGET_FILE:openacl_test_kernels>")
 add_dependencies(api_graph openacl_test_kernels)
+# Several streams: cross-stream capture, EXTERNAL events, build mode with
+# switches and labels, conditional tasks.
+openacl_test(api_graph_multi GROUP api/graph_multi SOURCES ${CMAKE_CURRENT_LIST_DIR}/graph_multi.c LABELS threads)
