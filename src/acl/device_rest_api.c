@@ -20,6 +20,7 @@
 #include "rt/overflow.h"
 #include "rt/rt.h"
 #include "prof/prof.h"
+#include "rt/graph.h"
 
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
   ACL__PROF_API_SCOPE();
@@ -230,25 +231,25 @@ aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShot
 
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
   ACL__PROF_API_SCOPE();
+  int rc = 0;
   if (stream == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "stream is NULL");
-  return acl__not_supported(__func__, "issue 14", "persistent tasks exist only in task graphs (aclmdlRI)");
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  return s == NULL ? rc : acl__graph_persistent_clean(__func__, s);
 }
 
 aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize) {
   ACL__PROF_API_SCOPE();
   if (infoPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "infoPtr is NULL");
-  (void)infoSize;
-  return acl__not_supported(__func__, "issue 14", "operator information is cached for captured tasks (aclmdlRI)");
+  return acl__graph_cache_info(__func__, infoPtr, infoSize, 0);
 }
 
 aclError aclrtCacheLastTaskExtendInfo(const void *const infoPtr, const size_t infoSize) {
   ACL__PROF_API_SCOPE();
   if (infoPtr == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "infoPtr is NULL");
-  (void)infoSize;
-  return acl__not_supported(__func__, "issue 14", "operator information is cached for captured tasks (aclmdlRI)");
+  return acl__graph_cache_info(__func__, infoPtr, infoSize, 1);
 }
 
 aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream) {

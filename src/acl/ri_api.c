@@ -2,8 +2,8 @@
  * ri_api.c - model runtime instances (aclmdlRI, "ACL graph",
  * ipc-vmm-graphs-tdt §5): capture, replay, names, ids, callbacks,
  * introspection: argument checks, then the runtime in src/rt/graph*.c.
- * Build mode and conditional tasks are in ri_build_api.c; what is not
- * implemented yet in ri_api_pending.c.
+ * Build mode and conditional tasks are in ri_build_api.c, task groups,
+ * parameters and aborts in ri_update_api.c.
  */
 #include <stddef.h>
 
@@ -12,17 +12,6 @@
 #include "prof/prof.h"
 #include "rt/graph.h"
 #include "rt/rt.h"
-
-static acl__task *task_resolve(const char *api, aclmdlRITask task, int *rc) {
-  if (!acl__handle_valid(task, ACL__H_RI_TASK)) {
-    *rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
-                    "task %p is not a task of a live model runtime instance. Remedy: pass a handle from "
-                    "aclmdlRIGetTasksByStream",
-                    task);
-    return NULL;
-  }
-  return (acl__task *)task;
-}
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
   ACL__PROF_API_SCOPE();
@@ -246,7 +235,7 @@ aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type) {
   int rc = 0;
   if (task == NULL || type == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "type");
-  acl__task *t = task_resolve(__func__, task, &rc);
+  acl__task *t = acl__ri_task_resolve(__func__, task, &rc);
   if (t == NULL)
     return rc;
   *type = (aclmdlRITaskType)t->ri_type;
@@ -258,7 +247,7 @@ aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id) {
   int rc = 0;
   if (task == NULL || id == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", task == NULL ? "task" : "id");
-  acl__task *t = task_resolve(__func__, task, &rc);
+  acl__task *t = acl__ri_task_resolve(__func__, task, &rc);
   if (t == NULL)
     return rc;
   *id = acl__graph_task_seq(t);

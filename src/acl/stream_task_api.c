@@ -68,14 +68,12 @@ static int acl__value_api(const char *api, void *devAddr, uint64_t value, uint32
     return rc;
   if ((rc = acl__device_range(api, "devAddr", devAddr, 8, NULL, NULL)) != 0)
     return rc;
-  /* tasks reach device memory through the device-side address (memory.h) */
-  rc = acl__value_submit(s, acl__mem_dev_ptr(devAddr), value, flag, is_wait);
-  if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-    return rc; /* a capture refused it and said why (graph.c) */
-  if (rc != 0)
-    return acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks (it is being destroyed, or out of "
+
+  rc = acl__value_submit(s, devAddr, value, flag, is_wait);
+  if (rc != ACL_ERROR_RT_STREAM_CONTEXT && rc != ACL_ERROR_BAD_ALLOC)
+    return rc; /* 0, or a capture refused it and said why (graph.c) */
+  return acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks (it is being destroyed, or out of "
                      "host memory)", s->id);
-  return 0;
 }
 
 aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
@@ -137,11 +135,9 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
       (rc = acl__device_range(__func__, "src", src, count, s->dev, NULL)) != 0)
     return rc;
   rc = acl__reduce_submit(s, acl__mem_dev_ptr(dst), acl__mem_dev_ptr(src), count, kind, type);
-  if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-    return rc; /* a capture refused it and said why (graph.c) */
-  if (rc != 0)
-    return ACL__FAIL(rc, "stream %d does not accept tasks (it is being destroyed, or out of host memory)", s->id);
-  return 0;
+  if (rc != ACL_ERROR_RT_STREAM_CONTEXT && rc != ACL_ERROR_BAD_ALLOC)
+    return rc; /* 0, or a capture refused it and said why (graph.c) */
+  return ACL__FAIL(rc, "stream %d does not accept tasks (it is being destroyed, or out of host memory)", s->id);
 }
 
 /* ---- random numbers ---------------------------------------------------------------- */

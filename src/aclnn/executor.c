@@ -355,6 +355,9 @@ static aclnnStatus acl__nn_run_body(const char *api, void *workspace, uint64_t w
   acl__task *t = acl__task_new(sizeof(acl__nn_task), acl__nn_task_run, api);
   if (t == NULL)
     return acl__fail(api, ACLNN_ERR_INNER, __FILE__, __LINE__, "out of host memory for the task");
+  t->ri_type = ACL_MODEL_RI_TASK_KERNEL;
+  t->ri_ok = 1; /* the plan is copied into the task, which reads and writes the tensors each time it runs:
+                   a capture may record it (graph.c) */
   acl__nn_task *k = acl__task_payload(t);
   k->plan = ex->plan;
   k->dev = s->dev;

@@ -577,6 +577,17 @@ uint64_t acl__event_task_take_seq(acl__task *t) {
 
 void acl__event_task_set_seq(acl__task *t, uint64_t seq) { ((acl__event_task *)t)->seq = seq; }
 
+void acl__event_task_set_event(acl__task *t, acl__event *e) {
+  acl__event_task *et = (acl__event_task *)t;
+  if (et->ev == e)
+    return;
+  pthread_mutex_lock(&e->lock);
+  e->refs++;
+  pthread_mutex_unlock(&e->lock);
+  acl__event_unref(et->ev);
+  et->ev = e;
+}
+
 acl__event *acl__event_of_task(acl__task *t) {
   if (t->run != acl__ext_record_run && t->run != acl__ext_wait_run && t->run != acl__reset_run)
     return NULL;

@@ -43,6 +43,9 @@ uint64_t acl__event_task_take_seq(acl__task *t);
 void acl__event_task_set_seq(acl__task *t, uint64_t seq);
 /* The event of a recorded event task (record, wait, reset), else NULL. */
 acl__event *acl__event_of_task(acl__task *t);
+/* Points recorded event task t at e (aclmdlRITaskSetParams + Update;
+ * nothing runs it meanwhile). */
+void acl__event_task_set_event(acl__task *t, acl__event *e);
 
 /* IPC events: the creator writes the handle (the event needs ACL_EVENT_IPC);
  * another process opens it into an event of its context c. */

@@ -16,6 +16,8 @@
 #include "rt/graph_impl.h"
 
 pthread_mutex_t acl__g_lock = PTHREAD_MUTEX_INITIALIZER;
+_Thread_local acl__task *acl__ri_last_task;
+_Thread_local acl__ri *acl__ri_last_ri;
 acl__ri *acl__g_ris;
 static atomic_uint g_next_id;
 
@@ -50,6 +52,17 @@ acl__ri *acl__ri_resolve(const char *api, aclmdlRI modelRI, int *rc) {
     return NULL;
   }
   return (acl__ri *)modelRI;
+}
+
+acl__task *acl__ri_task_resolve(const char *api, aclmdlRITask task, int *rc) {
+  if (!acl__handle_valid(task, ACL__H_RI_TASK)) {
+    *rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                    "task %p is not a task of a live model runtime instance. Remedy: pass a handle from "
+                    "aclmdlRIGetTasksByStream",
+                    task);
+    return NULL;
+  }
+  return (acl__task *)task;
 }
 
 /* ---- objects ---------------------------------------------------------------- */
@@ -106,6 +119,8 @@ int acl__ri_append_locked(acl__capture *h, acl__task *t) {
     h->ri->executor_only = 1;
   l->tasks[l->n++] = t;
   acl__handle_register(t, ACL__H_RI_TASK);
+  acl__ri_last_task = t;
+  acl__ri_last_ri = h->ri;
   return 0;
 }
 
@@ -186,6 +201,7 @@ void acl__ri_free(acl__ri *ri) {
         free(t);
     }
     free(l->tasks);
+    free(l->off);
     if (l->runner != NULL)
       acl__stream_destroy(l->runner, 0, "aclmdlRIDestroy");
     free(l);
@@ -195,6 +211,7 @@ void acl__ri_free(acl__ri *ri) {
   free(ri->ext_records);
   free(ri->live);
   acl__ri_cond_free(ri);
+  acl__ri_update_free(ri);
   for (int i = 0; i < ri->ncbs; i++)
     ri->cbs[i].fn(ri->cbs[i].user);
   free(ri->cbs);
@@ -413,6 +430,10 @@ static void json_ri(FILE *f, acl__ri *ri, uint32_t flags, int *first) {
         json_str(f, ri->name);
         fprintf(f, ", \"model_id\": %u, \"device\": %d, \"host_only\": %s", ri->id, (int)ri->dev->id,
                 t->executor_only ? "true" : "false");
+        const void *info = NULL;
+        size_t n_op = acl__graph_task_info(ri, t, 0, &info), n_ext = acl__graph_task_info(ri, t, 1, &info);
+        if (n_op > 0 || n_ext > 0) /* aclrtCacheLastTaskOpInfo / ExtendInfo: their sizes */
+          fprintf(f, ", \"op_info_bytes\": %zu, \"extend_info_bytes\": %zu", n_op, n_ext);
       }
       fputs("}}", f);
     }

@@ -15,6 +15,8 @@ typedef struct acl__ri acl__ri;
 
 /* The live RI behind a handle; NULL after recording why for `api`. */
 acl__ri *acl__ri_resolve(const char *api, aclmdlRI modelRI, int *rc);
+/* The live recorded task behind a handle (aclmdlRITask), likewise. */
+acl__task *acl__ri_task_resolve(const char *api, aclmdlRITask task, int *rc);
 
 /* 1 when s is being captured: a hint read without the lock, for
  * submitters that name their task only when it is recorded. */
@@ -101,5 +103,24 @@ int acl__graph_cond_create(const char *api, acl__ri *ri, uint32_t def, aclmdlRIC
                            aclmdlRICondHandle *out);
 int acl__graph_cond_ptr(const char *api, aclmdlRICondHandle h, uint64_t **ptr);
 int acl__graph_cond_add(const char *api, aclmdlRICondTaskParams *p, acl__stream *s);
+
+/* Task groups, task parameters, aborts (graph_update.c). */
+int acl__graph_grp_begin(const char *api, acl__stream *s);
+int acl__graph_grp_end(const char *api, acl__stream *s, aclrtTaskGrp *out);
+int acl__graph_update_begin(const char *api, acl__stream *u, aclrtTaskGrp handle);
+int acl__graph_update_end(const char *api, acl__stream *u);
+int acl__graph_task_get(const char *api, acl__task *t, aclmdlRITaskParams *p);
+int acl__graph_task_set(const char *api, acl__task *t, const aclmdlRITaskParams *p);
+int acl__graph_task_disable(const char *api, acl__task *t);
+int acl__graph_update(const char *api, acl__ri *ri);
+int acl__graph_kernel_attr(const char *api, acl__task *t, aclrtLaunchKernelAttrId id, aclrtLaunchKernelAttrValue *v);
+int acl__graph_abort(const char *api, acl__ri *ri);
+/* aclrtCacheLastTaskOpInfo (extend 0) / ExtendInfo (1): a copy kept for the
+ * task this thread recorded last; acl__graph_task_info reads it back. */
+int acl__graph_cache_info(const char *api, const void *info, size_t size, int extend);
+size_t acl__graph_task_info(acl__ri *ri, acl__task *t, int extend, const void **data);
+/* aclrtPersistentTaskClean: the tasks recorded so far on a stream bound to
+ * an RI being built are dropped. */
+int acl__graph_persistent_clean(const char *api, acl__stream *s);
 
 #endif

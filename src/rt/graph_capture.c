@@ -51,6 +51,23 @@ static void invalidate(ri_session *cs, const char *why) {
 int acl__graph_capture_task_locked(acl__stream *s, acl__task *t) {
   acl__capture *h = s->capture;
   acl__ri *ri = h->ri;
+  if (h->grp != NULL)
+    return acl__ri_update_collect_locked(h, t);
+  acl__capture *grp = h->cs != NULL ? __atomic_load_n(&h->cs->grp_hook, __ATOMIC_ACQUIRE) : NULL;
+  if (grp != NULL && grp != h) {
+    invalidate(h->cs, "a task on another stream while a task group was open");
+    return acl__fail("capture", ACL_ERROR_STREAM_TASK_GROUP_INTR, __FILE__, __LINE__,
+                     "stream %d received a task while stream %d has a task group open in the capture of aclmdlRI "
+                     "%u; the capture is now invalidated. Remedy: end the group (aclmdlRICaptureTaskGrpEnd) first",
+                     s->id, (int)grp->lane->sid, ri->id);
+  }
+  if (grp == h && t->ri_type != ACL_MODEL_RI_TASK_KERNEL) {
+    invalidate(h->cs, "a task group holds kernel launches only");
+    return acl__fail("capture", ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, __FILE__, __LINE__,
+                     "a task group holds single-operator kernel launches (aclrtLaunchKernel*, aclnn operators), "
+                     "and this task (%s) is not one; the capture is now invalidated",
+                     t->what[0] ? t->what : "unnamed task");
+  }
   if (h->cs == NULL && h->sealed)
     return acl__fail("build", ACL_ERROR_RT_STREAM_MODEL, __FILE__, __LINE__,
                      "stream %d is bound to aclmdlRI %u, whose build has ended (aclmdlRIBuildEnd); no more tasks "

@@ -37,8 +37,10 @@ typedef struct ri_lane {
   int32_t sid;          /* its id, for messages and the JSON dump */
   uint32_t flag;        /* ACL_MODEL_STREAM_FLAG_HEAD / _DEFAULT */
   int bound;            /* s still sends its tasks here (acl__g_lock) */
-  acl__task **tasks;    /* appended under the stream's lock while recording */
+  acl__task **tasks;    /* appended under the stream's lock while recording; a task
+                           group update swaps entries (atomic stores, acl__g_lock) */
   uint32_t n, cap;
+  uint8_t *off;         /* disabled tasks (aclmdlRITaskDisable + aclmdlRIUpdate), or NULL */
   acl__stream *runner;  /* internal stream the lane's runner uses (not the first HEAD lane's) */
 } ri_lane;
 
@@ -52,6 +54,9 @@ struct acl__capture {
   struct ri_session *cs;       /* the capture session; NULL for a stream bound in build mode */
   struct acl__capture *snext;  /* the session's hooks (g_lock) */
   int sealed;                  /* build mode: aclmdlRIBuildEnd ran (stream lock) */
+  struct ri_grp *grp;          /* an update hook (aclmdlRICaptureTaskUpdateBegin): tasks go to pend */
+  acl__task **pend;
+  uint32_t npend, cap_pend;
 };
 
 /* One capture, begun on its origin stream; other streams join it. */
@@ -63,6 +68,8 @@ typedef struct ri_session {
   pthread_t thread;            /* the thread that called CaptureBegin */
   atomic_int invalid;          /* a forbidden call: CaptureEnd discards the RI */
   acl__capture *hooks;         /* origin first, then joined streams (g_lock) */
+  acl__capture *grp_hook;      /* the stream with an open task group (atomic), ... */
+  uint32_t grp_first;          /* ... and where in its lane the group starts */
   struct ri_session *next;     /* active sessions (g_lock) */
 } ri_session;
 
@@ -106,6 +113,11 @@ struct acl__ri {
   acl__ri **branches;          /* RIs its cond tasks made (freed with it) */
   uint32_t nbranches, cap_branches;
   int executor_only;           /* a recorded task must run on an executor */
+  struct ri_grp *grps;         /* task groups (graph_update.c) */
+  acl__task **old;             /* tasks replaced by group updates: freed with the RI */
+  uint32_t nold, cap_old;
+  struct ri_edit *edits;       /* aclmdlRITaskSetParams / TaskDisable waiting for aclmdlRIUpdate */
+  struct ri_info *infos;       /* aclrtCacheLastTaskOpInfo / ExtendInfo copies (lock) */
   pthread_mutex_t lock;        /* guards what follows */
   pthread_cond_t idle;         /* busy went to 0 */
   int recording;               /* capture or build still open */
@@ -138,6 +150,9 @@ extern acl__ri *acl__g_ris;    /* acl__g_lock */
 #define RI_CTL_JUMPED (-2)     /* the runner's position was set: do not advance */
 #define RI_CTL_END (-3)        /* the runner ends */
 extern _Thread_local ri_runner *acl__ri_cur;
+/* The task this thread recorded last, and its RI (aclrtCacheLastTask*). */
+extern _Thread_local acl__task *acl__ri_last_task;
+extern _Thread_local acl__ri *acl__ri_last_ri;
 
 acl__ri *acl__ri_new(acl__context *ctx, ri_kind kind);
 void acl__ri_free(acl__ri *ri);
@@ -158,6 +173,14 @@ int acl__ri_edge_of(acl__task *t, uint32_t *k, int *wait);
 /* graph_cond.c: cond handles set to their defaults at a replay's start. */
 void acl__ri_cond_reset(acl__ri *ri);
 void acl__ri_cond_free(acl__ri *ri);
+/* graph_update.c: a task submitted to a stream in task-update mode (stream
+ * lock held); the RI's groups and edits freed. */
+int acl__ri_update_collect_locked(acl__capture *h, acl__task *t);
+void acl__ri_update_free(acl__ri *ri);
+/* graph_replay.c: the running replay of ri stops with `rc` (aclmdlRIAbort);
+ * 1 when one was running. */
+int acl__ri_abort(acl__ri *ri, int rc);
+
 /* Unhooks the streams still bound to ri (build mode; destroy). */
 void acl__graph_unbind_all(acl__ri *ri);
 const char *acl__graph_kind_name(int k);

@@ -94,7 +94,11 @@ static int runner_go(ri_runner *r) {
       r->depth--;
       continue;
     }
-    acl__task *t = f->lane->tasks[f->pos];
+    if (f->lane->off != NULL && f->lane->off[f->pos]) { /* disabled */
+      f->pos++;
+      continue;
+    }
+    acl__task *t = __atomic_load_n(&f->lane->tasks[f->pos], __ATOMIC_ACQUIRE); /* a group update swaps them */
     t->stream = r->self->stream;
     acl__ri_cur = r;
     int rc = t->run(t);
@@ -405,6 +409,18 @@ int acl__graph_execute_async(const char *api, acl__ri *ri, acl__stream *s) {
     return acl__fail(api, rc, __FILE__, __LINE__, "stream %d is being destroyed; nothing more can be queued on it",
                      s->id);
   return rc; /* a capture refused it: recorded already */
+}
+
+int acl__ri_abort(acl__ri *ri, int rc) {
+  int n = 0;
+  acl__stream **wake = NULL;
+  pthread_mutex_lock(&ri->lock);
+  int running = ri->busy;
+  if (running)
+    wake = stop_all_locked(ri, rc, "aclmdlRIAbort", &n);
+  pthread_mutex_unlock(&ri->lock);
+  wake_all(wake, n);
+  return running;
 }
 
 /* ---- internal edges: a captured event record and the waits on it -------------------- */

@@ -214,6 +214,7 @@ const char *acl__handle_type_name(acl__handle_type type) {
   case ACL__H_MODEL_RI: return "model runtime instance";
   case ACL__H_RI_TASK: return "model runtime instance task";
   case ACL__H_RI_COND: return "condition handle";
+  case ACL__H_RI_GRP: return "task group";
   default: return "handle";
   }
 }

@@ -809,6 +809,54 @@ static void klaunch_release(acl__task *t) {
   free(t);
 }
 
+/* ---- launches recorded in task graphs (aclmdlRITaskGetParams / SetParams) ---- */
+
+int acl__kernel_task_params(acl__task *t, aclrtFuncHandle *func, void **args, size_t *args_size, uint32_t *blocks) {
+  if (t->run != klaunch_run)
+    return -1;
+  klaunch *k = acl__task_payload(t);
+  *func = k->func;
+  *args = k->args;
+  *args_size = k->args_size;
+  *blocks = k->num_blocks;
+  return 0;
+}
+
+int acl__kernel_task_update(const char *api, acl__task *t, aclrtFuncHandle func, const void *args, size_t args_size,
+                            uint32_t blocks) {
+  if (t->run != klaunch_run)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "this kernel task was not launched through a function handle (an operator's task): its "
+                     "function and arguments cannot be changed");
+  klaunch *k = acl__task_payload(t);
+  int rc = 0;
+  pthread_mutex_lock(&kern_lock);
+  kfunc *f = func_get_locked(api, func, &rc);
+  if (f != NULL && f->bin != k->bin)
+    rc = acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                   "funcHandle is kernel '%s' of another binary than the task's ('%s'); a recorded launch keeps its "
+                   "binary. Remedy: capture the launch again",
+                   f->name, k->name);
+  pthread_mutex_unlock(&kern_lock);
+  if (rc != 0)
+    return rc;
+  if (args != NULL && args_size != k->args_size)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__,
+                     "argsSize is %zu but the recorded launch has %zu argument bytes; the arguments keep their size",
+                     args_size, k->args_size);
+  if (blocks == 0)
+    return acl__fail(api, ACL_ERROR_RT_PARAM_INVALID, __FILE__, __LINE__, "numBlocks must be at least 1");
+  k->func = f;
+  k->entry = f->entry;
+  k->name = f->name;
+  k->num_blocks = blocks;
+  if (args != NULL) {
+    memcpy(k->args, args, args_size);
+    acl__mem_dev_args(k->args, args_size);
+  }
+  return 0;
+}
+
 static int check_cfg(const char *api, const aclrtLaunchKernelCfg *cfg) {
   if (cfg == NULL)
     return 0;
@@ -1015,7 +1063,7 @@ int acl__kernel_launch(const char *api, const acl__launch *l) {
   rc = acl__stream_submit(s, t);   /* releases the task on failure */
   if (rc == ACL_ERROR_RT_STREAM_CONTEXT) /* else a capture refused it and said why (graph.c) */
     return acl__fail(api, rc, __FILE__, __LINE__, "the stream no longer accepts work (it is being destroyed)");
-  return 0;
+  return rc;
 }
 
 /* ---- teardown and fork ---------------------------------------------------- */

@@ -82,6 +82,12 @@ typedef struct acl__launch {
 
 /* Queues the launch on its stream; 0 or a recorded error. */
 int acl__kernel_launch(const char *api, const acl__launch *l);
+/* A launch recorded in a task graph: its function, argument bytes (the
+ * task's copy) and blocks (-1: t is not a launch), and their replacement
+ * (same binary, same argument size; args NULL keeps them). */
+int acl__kernel_task_params(acl__task *t, aclrtFuncHandle *func, void **args, size_t *args_size, uint32_t *blocks);
+int acl__kernel_task_update(const char *api, acl__task *t, aclrtFuncHandle func, const void *args, size_t args_size,
+                            uint32_t blocks);
 
 /* Function queries (src/acl/function_query_api.c): the binary a function
  * belongs to, its entry address, and the handle of an entry already looked

@@ -88,6 +88,7 @@ typedef enum acl__handle_type {
   ACL__H_MODEL_RI,       /* aclmdlRI */
   ACL__H_RI_TASK,        /* aclmdlRITask: a task recorded in an aclmdlRI */
   ACL__H_RI_COND,        /* aclmdlRICondHandle (graph_cond.c) */
+  ACL__H_RI_GRP,         /* aclrtTaskGrp (graph_update.c) */
   ACL__H_TYPE_COUNT
 } acl__handle_type;
 

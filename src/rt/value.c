@@ -29,6 +29,7 @@
 #include <stdlib.h>
 
 #include "rt/executor.h"
+#include "rt/memory.h"
 #include "rt/rt.h"
 #include "rt/timer.h"
 #include "rt/value.h"
@@ -127,7 +128,8 @@ static int acl__value_wake_locked(acl__value_bucket *b, const _Atomic uint64_t *
 }
 
 typedef struct acl__value_task {
-  _Atomic uint64_t *addr;
+  _Atomic uint64_t *addr;   /* as device code reaches it (acl__mem_dev_ptr) */
+  void *user_addr;          /* as the program gave it (aclmdlRITaskGetParams) */
   uint64_t value;
   uint32_t flag;
   int parked;               /* wait: w was linked once (lock) */
@@ -243,7 +245,8 @@ int acl__value_submit(acl__stream *s, void *addr, uint64_t value, uint32_t flag,
   if (is_wait)
     t->cancel = acl__value_wait_cancel;
   acl__value_task *v = acl__task_payload(t);
-  v->addr = addr;
+  v->addr = acl__mem_dev_ptr(addr);
+  v->user_addr = addr;
   v->value = value;
   v->flag = flag;
   return acl__stream_submit(s, t);
@@ -265,4 +268,22 @@ uint64_t acl__value_poll(uint64_t now) {
   uint64_t last = atomic_load_explicit(&acl__values_last_park, memory_order_relaxed);
   int recent = last != 0 && now - last < ACL__VALUE_LINGER_NS;
   return left || recent ? now + ACL__VALUE_POLL_NS : 0;
+}
+
+int acl__value_task_params(acl__task *t, void **addr, uint64_t *value, uint32_t *flag) {
+  if (t->run != acl__value_wait_run && t->run != acl__value_write_run)
+    return -1;
+  acl__value_task *v = acl__task_payload(t);
+  *addr = v->user_addr;
+  *value = v->value;
+  *flag = v->flag;
+  return 0;
+}
+
+void acl__value_task_update(acl__task *t, void *addr, uint64_t value, uint32_t flag) {
+  acl__value_task *v = acl__task_payload(t);
+  v->addr = acl__mem_dev_ptr(addr);
+  v->user_addr = addr;
+  v->value = value;
+  v->flag = flag;
 }

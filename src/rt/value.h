@@ -16,8 +16,14 @@
  * ACL_STREAM_WAIT_VALUE_*). */
 int acl__value_holds(uint64_t cur, uint64_t value, uint32_t flag);
 /* Queues a value write (is_wait 0) or wait on s; addr is a live, 8-byte
- * aligned device word.  0, or an error code (nothing recorded). */
+ * aligned device word, as the program gave it.  0, or an error code (nothing recorded). */
 int acl__value_submit(acl__stream *s, void *addr, uint64_t value, uint32_t flag, int is_wait);
+
+/* A value write or wait recorded in a task graph: its parameters (-1: t
+ * is neither), and their replacement (checked by the caller; nothing
+ * runs it meanwhile). */
+int acl__value_task_params(acl__task *t, void **addr, uint64_t *value, uint32_t *flag);
+void acl__value_task_update(acl__task *t, void *addr, uint64_t value, uint32_t flag);
 
 /* dst[i] = dst[i] OP src[i] over `bytes` bytes of `type` elements (kind:
  * aclrtReduceKind).  0, or an error code (nothing recorded). */

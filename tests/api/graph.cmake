@@ -7,3 +7,7 @@ add_dependencies(api_graph openacl_test_kernels)
 # Several streams: cross-stream capture, EXTERNAL events, build mode with
 # switches and labels, conditional tasks.
 openacl_test(api_graph_multi GROUP api/graph_multi SOURCES ${CMAKE_CURRENT_LIST_DIR}/graph_multi.c LABELS threads)
+# Changing a recorded RI: task groups and updates, task parameters, aborts.
+openacl_test(api_graph_update GROUP api/graph_update SOURCES ${CMAKE_CURRENT_LIST_DIR}/graph_update.c LABELS threads)
+target_compile_definitions(api_graph_update PRIVATE OPENACL_TEST_KERNELS="$<TARGET_FILE:openacl_test_kernels>")
+add_dependencies(api_graph_update openacl_test_kernels)
