@@ -143,14 +143,58 @@ prof_2_subscribe_model)
   expect_line "Stopped"
   ;;
 model_ri_0_simple_model)
-  run "$bin/sample_$name" "$bin/libsample_add_kernel.so"
+  run "$bin/sample_$name"
   for loop in 1 2 3 4; do
     expect_line "^execute model, loop count: $loop\.\$"
   done
   [ "$(grep -c '^6.4000 8.4000 10.4000 12.4000 14.4000 16.4000 18.4000 20.4000 $' "$out")" -eq 4 ] ||
     fail "expected the values 6.4000 ... 20.4000 after each of the 4 executions"
   [ -s modelRI.json ] || fail "aclmdlRIDebugJsonPrint wrote no ./modelRI.json"
-  [ "$(grep -c '"cat": "kernel"' modelRI.json)" -eq 2 ] || fail "modelRI.json does not list the 2 kernels"
+  [ "$(grep -c '"cat": "kernel"' modelRI.json)" -eq 2 ] || fail "modelRI.json does not list the 2 operators"
+  cat "$out"
+  ;;
+model_ri_1_model_update)
+  run "$bin/sample_$name"
+  # loop 1: x + 4.4; then the update; loops 2 and 3: x + 6.6
+  [ "$(sed -n '2p' "$out")" = "5.4000 6.4000 7.4000 8.4000 9.4000 10.4000 11.4000 12.4000 " ] ||
+    fail "loop 1 should print 5.4000 ... 12.4000"
+  expect_line "^Update alpha value of aclnnAdd\$"
+  [ "$(grep -c '^7.6000 8.6000 9.6000 10.6000 11.6000 12.6000 13.6000 14.6000 $' "$out")" -eq 2 ] ||
+    fail "loops 2 and 3 should print 7.6000 ... 14.6000"
+  cat "$out"
+  ;;
+model_ri_2_model_switch)
+  run "$bin/sample_$name"
+  [ "$(grep -c '^data1: 3.4000 4.4000 ' "$out")" -eq 2 ] || fail "data1 should be 3.4000 ... in both runs"
+  [ "$(grep '^data2: ' "$out" | head -1)" = "data2: 0.0000 0.0000 0.0000 0.0000 0.0000 0.0000 0.0000 0.0000 " ] ||
+    fail "selector 2: stream2 must not run (data2 0.0000 ...)"
+  [ "$(grep '^data2: ' "$out" | tail -1 | cut -c1-20)" = "data2: 4.4000 5.4000" ] ||
+    fail "selector 1: data2 should be 4.4000 ..."
+  [ "$(grep -c '^data3: 5.4000 6.4000 ' "$out")" -eq 2 ] || fail "data3 should be 5.4000 ... in both runs"
+  expect_line "Run the model_switch sample successfully."
+  cat "$out"
+  ;;
+model_ri_3_cond_model)
+  run "$bin/sample_$name"
+  [ "$(grep -c '^IF result: 1.2500 ' "$out")" -eq 2 ] || fail "IF should take the value-0 branch (1.2500) twice"
+  [ "$(grep -c '^SWITCH result (case 0): 1.5000 ' "$out")" -eq 2 ] || fail "SWITCH should run case 0 twice"
+  [ "$(grep -c '^WHILE result: 0.0000 ' "$out")" -eq 2 ] || fail "the WHILE body should not run"
+  expect_line "^All tests PASSED\$"
+  cat "$out"
+  ;;
+model_ri_4_model_sync_external)
+  run "$bin/sample_$name"
+  expect_line "^case 1: graph 1 waits for the outside record\$"
+  expect_line "^case 2: the outside stream saw graph 1's result: 2.0000 ... 9.0000\$"
+  expect_line "^case 3: graph 2 ran after graph 1: 3.0000 ... 10.0000\$"
+  expect_line "Run the model_sync_external sample successfully."
+  cat "$out"
+  ;;
+label_0_simple_label)
+  run "$bin/sample_$name"
+  [ "$(tail -2 "$out" | head -1)" = "Switch label executed successfully with branch index 1." ] ||
+    fail "the next-to-last line should report branch index 1"
+  [ "$(tail -1 "$out")" = "Run the simple_label sample successfully." ] || fail "wrong last line"
   cat "$out"
   ;;
 prof_3_mstx_with_domain)

@@ -2,10 +2,10 @@
 # like the vendor's example/5_performance samples (profiling/0-3, adump/1-3),
 # each a plain main() on the public API, run by run_sample.sh in a fresh
 # directory, which checks what the vendor's sample prints and the files it
-# produces (reference prof-dump.md §6).  Where the vendor's sample calls
-# aclnnAdd (issue 14) they run a kernel or a small model instead.
+# produces (reference prof-dump.md §6, ipc-vmm-graphs-tdt §5.7).  Where the
+# profiling samples call aclnnAdd they run a kernel or a small model instead.
 set(openacl_samples prof_0_create_config prof_1_msproftx prof_2_subscribe_model prof_3_mstx_with_domain
-    adump_1_callback adump_2_model_dump_config adump_3_save_exception_info model_ri_0_simple_model)
+    adump_1_callback adump_2_model_dump_config adump_3_save_exception_info label_0_simple_label)
 foreach(s ${openacl_samples})
   add_executable(sample_${s} ${CMAKE_CURRENT_LIST_DIR}/${s}.c)
   target_link_libraries(sample_${s} PRIVATE ascendcl Threads::Threads ${CMAKE_DL_LIBS})
@@ -32,7 +32,6 @@ add_library(sample_add_kernel SHARED ${CMAKE_CURRENT_LIST_DIR}/add_kernel.c)
 target_include_directories(sample_add_kernel PRIVATE ${PROJECT_SOURCE_DIR}/include)
 set_target_properties(sample_add_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
 add_dependencies(sample_prof_3_mstx_with_domain sample_add_kernel)
-add_dependencies(sample_model_ri_0_simple_model sample_add_kernel)
 foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
   add_dependencies(sample_${s} sample_model_writer)
 endforeach()
@@ -130,3 +129,21 @@ add_test(NAME samples/aclnn_0_hello_cann
 set_tests_properties(samples/aclnn_0_hello_cann PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
   ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_aclnn_0"
   LABELS threads)
+
+# The task-graph samples (example/2_advanced_features/model_ri/0..4): aclnnAdd
+# and aclnnMul captured into, or built into, model runtime instances; linked
+# like 0_hello_cann.
+foreach(s model_ri_0_simple_model model_ri_1_model_update model_ri_2_model_switch model_ri_3_cond_model
+    model_ri_4_model_sync_external)
+  add_executable(sample_${s} ${CMAKE_CURRENT_LIST_DIR}/${s}.c)
+  target_include_directories(sample_${s} PRIVATE ${PROJECT_SOURCE_DIR}/include)
+  target_link_directories(sample_${s} PRIVATE $<TARGET_FILE_DIR:ascendcl>)
+  target_link_libraries(sample_${s} PRIVATE acl_rt nnopbase opapi m)
+  target_compile_definitions(sample_${s} PRIVATE _GNU_SOURCE)
+  set_target_properties(sample_${s} PROPERTIES BUILD_RPATH $<TARGET_FILE_DIR:ascendcl>)
+  add_dependencies(sample_${s} ascendcl)
+  add_test(NAME samples/${s} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh ${s} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+    ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
+    LABELS threads)
+endforeach()
