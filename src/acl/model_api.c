@@ -30,6 +30,7 @@
 #include "model/onnx_loader.h"
 #include "model/run.h"
 #include "rt/callback.h"
+#include "rt/graph.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
 
@@ -294,7 +295,10 @@ static aclError execute_sync(const char *api, uint32_t modelId, const aclmdlData
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output) {
   ACL__PROF_API_SCOPE();
-  aclError rc = execute_sync(__func__, modelId, input, output);
+  /* it waits for the execution: the capture modes govern it (graph.c) */
+  aclError rc = acl__graph_check_unsafe(__func__, NULL);
+  if (rc == 0)
+    rc = execute_sync(__func__, modelId, input, output);
   return rc;
 }
 

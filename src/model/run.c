@@ -484,12 +484,16 @@ int acl__model_run_submit(const char *api, acl__model *m, const aclmdlDataset *i
   r->result = result;
   r->t.run = run_task_run;
   r->t.release = run_task_release;
+  /* an asynchronous execution reads the input buffers and writes the output
+   * buffers each time it runs, and nobody waits for its result struct: a
+   * capture may record it (graph.c) */
+  r->t.ri_ok = result == NULL;
   snprintf(r->t.what, sizeof(r->t.what), "execution of model %u", m->id);
   if (result != NULL)
     memset(result, 0, sizeof(*result));
   rc = acl__stream_submit(s, &r->t);
-  if (rc != 0)
+  if (rc == ACL_ERROR_RT_STREAM_CONTEXT)
     return acl__fail(api, rc, __FILE__, __LINE__, "stream %d does not accept tasks: it is being destroyed",
                      (int)s->id);
-  return 0;
+  return rc; /* 0, or a capture refused it and said why (graph.c) */
 }

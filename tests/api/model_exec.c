@@ -172,6 +172,37 @@ TEST(testdata_sync) {
   teardown();
 }
 
+/* An asynchronous execution captured into a task graph runs at each
+ * replay, on the same buffers. */
+TEST(captured_in_a_graph) {
+  setup();
+  run_case c;
+  if (prepare("node/test_conv_with_strides_padding", &c) != 0) {
+    teardown();
+    return;
+  }
+  aclrtStream s = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlExecuteAsync(c.id, c.in, c.out, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlExecute(c.id, c.in, c.out), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC); /* synchronous */
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlExecuteAsync(c.id, c.in, c.out, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS);
+  for (int round = 0; round < 3; round++) {
+    CHECK_INT_EQ(aclrtMemset(c.out_dev[0], c.out_size[0], 0xff, c.out_size[0]), ACL_SUCCESS);
+    CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    check_outputs("captured conv", &c);
+  }
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  release(&c, 1);
+  teardown();
+}
+
 /* Two models on two streams; each execution is followed by a copy of its
  * output on the same stream, which must see the execution's result. */
 TEST(testdata_async_two_streams) {
