@@ -74,8 +74,11 @@ static uint64_t get_u64(const void *d) {
   return v;
 }
 
+/* A word device tasks may be waiting on: written by a value write (an
+ * atomic store), not by a copy. */
 static void put_u64(void *d, uint64_t v) {
-  CHECK_INT_EQ(aclrtMemcpy(d, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtValueWrite(d, v, 0, NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
 }
 
 static void replay(aclmdlRI ri, aclrtStream s) {
