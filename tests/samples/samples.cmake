@@ -4,7 +4,7 @@
 # directory, which checks what the vendor's sample prints and the files it
 # produces (reference prof-dump.md §6, ipc-vmm-graphs-tdt §5.7).  Where the
 # profiling samples call aclnnAdd they run a kernel or a small model instead.
-set(openacl_samples prof_0_create_config prof_1_msproftx prof_2_subscribe_model prof_3_mstx_with_domain
+set(openacl_samples prof_0_create_config prof_1_msproftx prof_2_subscribe_model
     adump_1_callback adump_2_model_dump_config adump_3_save_exception_info label_0_simple_label)
 foreach(s ${openacl_samples})
   add_executable(sample_${s} ${CMAKE_CURRENT_LIST_DIR}/${s}.c)
@@ -27,11 +27,6 @@ target_link_libraries(sample_model_writer PRIVATE openacl_harness ascendcl PkgCo
 target_compile_definitions(sample_model_writer PRIVATE _GNU_SOURCE)
 add_dependencies(sample_model_writer openacl_objects)
 
-# The kernel prof_3_mstx_with_domain launches in place of aclnnAdd.
-add_library(sample_add_kernel SHARED ${CMAKE_CURRENT_LIST_DIR}/add_kernel.c)
-target_include_directories(sample_add_kernel PRIVATE ${PROJECT_SOURCE_DIR}/include)
-set_target_properties(sample_add_kernel PROPERTIES C_VISIBILITY_PRESET hidden)
-add_dependencies(sample_prof_3_mstx_with_domain sample_add_kernel)
 foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
   add_dependencies(sample_${s} sample_model_writer)
 endforeach()
@@ -130,11 +125,12 @@ set_tests_properties(samples/aclnn_0_hello_cann PROPERTIES TIMEOUT ${OPENACL_TES
   ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_aclnn_0"
   LABELS threads)
 
-# The task-graph samples (example/2_advanced_features/model_ri/0..4): aclnnAdd
-# and aclnnMul captured into, or built into, model runtime instances; linked
-# like 0_hello_cann.
+# The samples that compute with aclnn operators, linked like 0_hello_cann:
+# the task-graph ones (example/2_advanced_features/model_ri/0..4: aclnnAdd
+# and aclnnMul captured into, or built into, model runtime instances) and
+# profiling/3_mstx_with_domain.
 foreach(s model_ri_0_simple_model model_ri_1_model_update model_ri_2_model_switch model_ri_3_cond_model
-    model_ri_4_model_sync_external)
+    model_ri_4_model_sync_external prof_3_mstx_with_domain)
   add_executable(sample_${s} ${CMAKE_CURRENT_LIST_DIR}/${s}.c)
   target_include_directories(sample_${s} PRIVATE ${PROJECT_SOURCE_DIR}/include)
   target_link_directories(sample_${s} PRIVATE $<TARGET_FILE_DIR:ascendcl>)
