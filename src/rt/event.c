@@ -176,12 +176,36 @@ static void acl__event_task_release(acl__task *t) {
   free(et);
 }
 
+/* Event lock held, e->done just rose: wakes the streams and host threads
+ * waiting for it.  Unparks while holding the event lock: a waiting task
+ * cannot be released (it unlinks itself under this lock) before we are
+ * done. */
+static void acl__event_wake_locked(acl__event *e) {
+  acl__event_waiter *wake = NULL;
+  for (acl__event_waiter **pp = &e->waiters; *pp;) {
+    acl__event_waiter *w = *pp;
+    if (w->target <= e->done) {
+      *pp = w->next;
+      w->next = wake;
+      wake = w;
+    } else {
+      pp = &w->next;
+    }
+  }
+  if (e->host_waiters)
+    pthread_cond_broadcast(&e->cond);
+  for (acl__event_waiter *w = wake, *next; w; w = next) {
+    next = w->next;
+    w->next = NULL;
+    acl__stream_unpark(w->stream);
+  }
+}
+
 static int acl__record_run(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;
   acl__event *e = et->ev;
   acl__device *d = t->stream->ctx->dev;
   uint64_t now = d->ops->timestamp_ns(d->bdev);
-  acl__event_waiter *wake = NULL;
   pthread_mutex_lock(&e->lock);
   struct acl__ds_sig *ipc = e->ipc;
   if (ipc != NULL) { /* the shared done rises to this record */
@@ -197,25 +221,7 @@ static int acl__record_run(acl__task *t) {
     e->ts_ns = now;
     e->signaled = 1;
   }
-  for (acl__event_waiter **pp = &e->waiters; *pp;) {
-    acl__event_waiter *w = *pp;
-    if (w->target <= e->done) {
-      *pp = w->next;
-      w->next = wake;
-      wake = w;
-    } else {
-      pp = &w->next;
-    }
-  }
-  if (e->host_waiters)
-    pthread_cond_broadcast(&e->cond);
-  /* unpark while holding the event lock: the waiting task cannot be
-   * released (it unlinks itself under this lock) before we are done */
-  for (acl__event_waiter *w = wake, *next; w; w = next) {
-    next = w->next;
-    w->next = NULL;
-    acl__stream_unpark(w->stream);
-  }
+  acl__event_wake_locked(e);
   acl__event_ipc_waiting_locked(e);
   pthread_mutex_unlock(&e->lock);
   if (ipc != NULL)
@@ -464,7 +470,6 @@ static int acl__ext_record_run(acl__task *t) {
   acl__event *e = et->ev;
   acl__device *d = t->stream->ctx->dev;
   uint64_t now = d->ops->timestamp_ns(d->bdev);
-  acl__event_waiter *wake = NULL;
   pthread_mutex_lock(&e->lock);
   uint64_t seq = et->seq != 0 ? et->seq : ++e->recorded;
   et->seq = 0;
@@ -472,23 +477,7 @@ static int acl__ext_record_run(acl__task *t) {
     e->done = seq;
   e->ts_ns = now;
   e->signaled = 1;
-  for (acl__event_waiter **pp = &e->waiters; *pp;) {
-    acl__event_waiter *w = *pp;
-    if (w->target <= e->done) {
-      *pp = w->next;
-      w->next = wake;
-      wake = w;
-    } else {
-      pp = &w->next;
-    }
-  }
-  if (e->host_waiters)
-    pthread_cond_broadcast(&e->cond);
-  for (acl__event_waiter *w = wake, *next; w; w = next) {
-    next = w->next;
-    w->next = NULL;
-    acl__stream_unpark(w->stream);
-  }
+  acl__event_wake_locked(e);
   pthread_mutex_unlock(&e->lock);
   return 0;
 }
