@@ -132,6 +132,11 @@ static int runner_go(ri_runner *r) {
 /* ri->lock held: the RI is free for the next replay; returns the stream
  * of the replay to wake (or NULL). */
 static acl__stream *ri_release_locked(acl__ri *ri) {
+  /* a runner discarded while it waited for an edge that never came (a
+   * built graph whose recorder was never activated) leaves no trace */
+  for (ri_runner *w = ri->edge_waiters; w != NULL; w = w->wnext)
+    w->parked_edge = 0;
+  ri->edge_waiters = NULL;
   ri->busy = 0;
   __atomic_store_n(&ri->aborting, 0, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&ri->idle);

@@ -318,9 +318,49 @@ static aclrtStream persistent(void) {
   return s;
 }
 
-/* The vendor's 2_model_switch in miniature: a head stream switches to one
- * of two streams by a device value, both activate a convergence stream
- * that ends the graph. */
+/* Events between the streams of a built graph are edges too.  The first
+ * HEAD stream waits for a record on a stream that a second HEAD stream
+ * activates only once a gate opens: with the gate closed the timeout of
+ * aclmdlRIExecute discards a replay whose main stream waits on an edge and
+ * whose other stream waits on the gate; the graph runs again once the gate
+ * is open. */
+TEST(build_edge_waits_discarded) {
+  up();
+  aclrtStream head = persistent(), starter = persistent(), side = persistent();
+  aclrtEvent ev = NULL;
+  CHECK_INT_EQ(aclrtCreateEvent(&ev), ACL_SUCCESS);
+  uint8_t *d = dev_alloc(N);
+  uint64_t *gate = dev_alloc(64);
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRIBuildBegin(&ri, 0), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIBindStream(ri, head, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIBindStream(ri, starter, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIBindStream(ri, side, ACL_MODEL_STREAM_FLAG_DEFAULT), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemsetAsync(d, N, 1, N, side), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtRecordEvent(ev, side), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_EQ, starter), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtActiveStream(side, starter), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtStreamWaitEvent(head, ev), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemsetAsync(d + 1, 1, 2, 1, head), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIBuildEnd(ri, NULL), ACL_SUCCESS);
+  for (int round = 0; round < 2; round++) {
+    CHECK_INT_EQ(aclmdlRIExecute(ri, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    CHECK_INT_EQ(get_u8(d + 1), 0);
+  }
+  put_u64(gate, 1);
+  CHECK_INT_EQ(aclmdlRIExecute(ri, 5000), ACL_SUCCESS);
+  CHECK_INT_EQ(get_u8(d), 1);
+  CHECK_INT_EQ(get_u8(d + 1), 2);
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  aclrtDestroyEvent(ev);
+  aclrtFree(d);
+  aclrtFree(gate);
+  aclrtDestroyStream(head);
+  aclrtDestroyStream(starter);
+  aclrtDestroyStream(side);
+  down();
+}
+
 TEST(build_switch_and_activate) {
   up();
   aclrtStream head = persistent(), one = persistent(), two = persistent(), conv = persistent();
