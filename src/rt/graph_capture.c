@@ -354,6 +354,44 @@ void acl__graph_invalidate_ri(acl__ri *ri, const char *why) {
   pthread_mutex_unlock(&acl__g_lock);
 }
 
+/* 1 when ri is `root` or one of its branches (at any depth). */
+static int within(const acl__ri *ri, const acl__ri *root) {
+  for (; ri != NULL; ri = ri->parent)
+    if (ri == root)
+      return 1;
+  return 0;
+}
+
+/* The captures of root's branches still active end with it (their RIs go
+ * with root). */
+static void close_branch_sessions(acl__ri *root) {
+  for (;;) {
+    pthread_mutex_lock(&acl__g_lock);
+    ri_session *cs = g_sessions;
+    while (cs != NULL && (cs->ri == root || !within(cs->ri, root)))
+      cs = cs->next;
+    acl__capture *o = cs != NULL ? cs->origin : NULL;
+    acl__stream *s = o != NULL ? o->s : NULL;
+    pthread_mutex_unlock(&acl__g_lock);
+    if (cs == NULL)
+      return;
+    /* the origin stream outlives its session (its destroy ends the session
+     * first); the session lives while the stream's hook is its origin */
+    pthread_mutex_lock(&s->lock);
+    if (s->capture != o) {
+      pthread_mutex_unlock(&s->lock);
+      continue; /* ended meanwhile */
+    }
+    __atomic_store_n(&s->capture, NULL, __ATOMIC_RELAXED);
+    session_close(cs, s);
+    pthread_mutex_unlock(&s->lock);
+    ACL__LOGW(ACL__MOD_RUNTIME, "the capture of branch aclmdlRI %u on stream %d ends with its root aclmdlRI %u",
+              cs->ri->id, s->id, root->id);
+    free(cs->origin);
+    free(cs);
+  }
+}
+
 void acl__graph_stream_gone(acl__stream *s) {
   pthread_mutex_lock(&s->lock);
   acl__capture *h = s->capture;
@@ -394,6 +432,7 @@ void acl__graph_stream_gone(acl__stream *s) {
             s->id, ri->id);
   free(cs->origin);
   free(cs);
+  close_branch_sessions(ri);
   if (ri->kind == RI_BRANCH) {
     pthread_mutex_lock(&ri->parent->lock);
     ri->parent->capturing_branches--;

@@ -641,3 +641,38 @@ TEST(cond_if_while_switch) {
 }
 
 
+
+/* The capture stream destroyed while one of its branches is being
+ * captured: both captures end, nothing leaks (ASan), the branch's stream
+ * works normally again. */
+TEST(cond_root_gone_during_branch_capture) {
+  up();
+  aclrtStream s = NULL, sub = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtCreateStream(&sub), ACL_SUCCESS);
+  uint8_t *d = dev_alloc(N);
+  aclmdlRI cur = NULL, br[1] = {NULL};
+  aclmdlRICondHandle h = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureGetInfo(s, NULL, &cur), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICondHandleCreate(cur, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h), ACL_SUCCESS);
+  aclmdlRICondTaskParams p = {h, ACL_MODEL_RI_COND_TYPE_IF, 1, br};
+  CHECK_INT_EQ(aclmdlRIAddCondTask(p, s, 0), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureToModelRIBegin(sub, br[0], ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemsetAsync(d, N, 4, N, sub), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  CHECK_INT_EQ(aclmdlRICaptureGetInfo(sub, &st, NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureEnd(sub, &ri), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+  CHECK_INT_EQ(aclmdlRICondHandleGetCondPtr(h, NULL), ACL_ERROR_INVALID_PARAM);
+  uint64_t *ptr = NULL;
+  CHECK_INT_EQ(aclmdlRICondHandleGetCondPtr(h, &ptr), ACL_ERROR_RT_PARAM_INVALID); /* went with the RI */
+  CHECK_INT_EQ(aclrtMemsetAsync(d, N, 5, N, sub), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(sub), ACL_SUCCESS);
+  CHECK_INT_EQ(get_u8(d), 5);
+  aclrtFree(d);
+  aclrtDestroyStream(sub);
+  down();
+}
