@@ -18,7 +18,7 @@
 #include "common/errmsg.h"
 
 /* "[2, 3, 4]" */
-static const char *acl__nn_shape_text(const int64_t *d, uint64_t n, char *buf, size_t size) {
+const char *acl__nn_shape_text(const int64_t *d, uint64_t n, char *buf, size_t size) {
   size_t used = (size_t)snprintf(buf, size, "[");
   for (uint64_t i = 0; i < n && used < size; i++)
     used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)d[i]);
@@ -58,7 +58,7 @@ static int acl__nn_same_shape(const aclTensor *t, const int64_t *d, int n) {
 }
 
 /* Rank and dims of a tensor operand. */
-static int acl__nn_check_dims(const char *api, const char *api2, const char *name, const aclTensor *t) {
+int acl__nn_check_dims(const char *api, const char *api2, const char *name, const aclTensor *t) {
   char sb[200];
   if (t->ndim > ACL__NN_MAX_RANK)
     return acl__fail(
@@ -73,7 +73,7 @@ static int acl__nn_check_dims(const char *api, const char *api2, const char *nam
   return 0;
 }
 
-static int acl__nn_check_type(const char *api, const char *api2, const char *what, const char *name, aclDataType t,
+int acl__nn_check_type(const char *api, const char *api2, const char *what, const char *name, aclDataType t,
                               uint64_t allowed) {
   char list[400];
   if ((unsigned)t < 64 && (allowed & ACL__NN_BIT(t)))
@@ -284,13 +284,14 @@ aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, ac
                      e->api2, e->api2);
   if ((e->flags & ACL__NN_F_FLOAT) && !acl__nn_is_float(cdt))
     cdt = ACL_FLOAT;
-  aclDataType res = (e->flags & ACL__NN_F_RESULT_BOOL) || (e->flags & ACL__NN_F_OUT_BOOL) ? ACL_BOOL : cdt;
+  aclDataType res =
+      (e->flags & (ACL__NN_F_RESULT_BOOL | ACL__NN_F_OUT_BOOL | ACL__NN_F_COMPARE)) != 0 ? ACL_BOOL : cdt;
 
   /* shapes */
   int rank = 0;
   int64_t dims[ACL__NN_MAX_RANK] = {0};
   for (int i = 0; i < e->nin; i++) {
-    if (e->scalar_operand[i])
+    if (e->scalar_operand[i] || (i == 1 && (e->flags & ACL__NN_F_CHANNEL)))
       continue;
     if (acl__nn_broadcast(dims, &rank, e->t[i]) != 0) {
       const aclTensor *a = e->t[0], *b = e->t[1];
@@ -314,6 +315,17 @@ aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, ac
                      acl__nn_shape_text(out->dims, out->ndim, s1, sizeof s1), e->api2,
                      acl__nn_shape_text(dims, (uint64_t)rank, s2, sizeof s2),
                      e->nin > 1 && !e->scalar_operand[0] && !e->scalar_operand[1] ? "broadcast" : "input's", oname);
+  }
+
+  if (e->flags & ACL__NN_F_CHANNEL) {
+    const aclTensor *w = e->t[1];
+    int64_t chans = rank >= 2 ? dims[1] : 1, wn = acl__nn_numel(w);
+    if (w->ndim > 1 || (wn != 1 && wn != chans))
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s has shape %s; %s takes one value per channel of %s (dim 1: %lld channels) or a single "
+                       "value. Remedy: give %s as a 1-D tensor of %lld or 1 elements",
+                       e->name[1], acl__nn_shape_text(w->dims, w->ndim, s1, sizeof s1), e->api2, e->name[0],
+                       (long long)chans, e->name[1], (long long)chans);
   }
 
   /* the output's type */
@@ -373,6 +385,9 @@ aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, ac
   if (e->flags & ACL__NN_F_RESULT_BOOL) {
     p->lcls = ACL__NN_F64;
     p->rcls = ACL__NN_I64;
+  } else if (e->flags & ACL__NN_F_COMPARE) {
+    p->lcls = acl__nn_class_of(cdt); /* the operands are compared in the common type */
+    p->rcls = ACL__NN_I64;
   } else if (e->flags & ACL__NN_F_OUT_BOOL) {
     p->lcls = ACL__NN_F64; /* IsFinite: tests the value in double */
     p->rcls = ACL__NN_I64;
@@ -380,6 +395,7 @@ aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, ac
     p->lcls = p->rcls = acl__nn_class_of(cdt);
   }
   p->alpha_one = alpha_one;
+  memcpy(p->prm, e->prm, sizeof p->prm);
   if (e->flags & ACL__NN_F_ALPHA)
     acl__nn_const_of(e->alpha,
                      p->rcls == ACL__NN_F32   ? ACL_FLOAT
@@ -399,7 +415,12 @@ aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, ac
     a->dtype = t->dtype;
     a->slot = acl__nn_slot_of(ex, keys, t, e->name[src]);
     a->off = t->offset * (int64_t)acl__nn_dtype_size(t->dtype);
-    acl__nn_bcast_strides(t, rank, dims, est[i]);
+    if (i == 1 && (e->flags & ACL__NN_F_CHANNEL)) { /* one value per channel: walks along dim 1 only */
+      if (rank >= 2 && dims[1] > 1 && acl__nn_numel(t) > 1)
+        est[i][1] = t->strides[0];
+    } else {
+      acl__nn_bcast_strides(t, rank, dims, est[i]);
+    }
     ex->in_slot[ex->n_in++] = a->slot;
   }
   p->out.dtype = out->dtype;

@@ -50,6 +50,7 @@ aclOpExecutor *acl__nn_exec_new(const char *api2) {
 
 static void acl__nn_exec_free(aclOpExecutor *ex) {
   acl__handle_unregister(ex);
+  acl__nn_job_unref(ex->job);
   free(ex);
 }
 
@@ -351,6 +352,8 @@ static aclnnStatus acl__nn_run_body(const char *api, void *workspace, uint64_t w
                      "the operator cannot be queued: the stream is not usable (the previous message says why)");
   if (ex->empty)
     return ACLNN_SUCCESS;
+  if (ex->job != NULL)
+    return acl__nn_job_submit(api, ex, s);
 
   acl__task *t = acl__task_new(sizeof(acl__nn_task), acl__nn_task_run, api);
   if (t == NULL)
@@ -382,6 +385,7 @@ static aclnnStatus acl__nn_run_body(const char *api, void *workspace, uint64_t w
       k->temp = acl__mem_dev_ptr(workspace);
     }
   }
+  t->ri_ok = 1; /* carries its plan and addresses, keeps nothing between runs: a capture may record it (graph.c) */
   if (acl__stream_submit(s, t) != 0)
     return acl__fail(api, ACLNN_ERR_RUNTIME_ERROR, __FILE__, __LINE__,
                      "stream %d does not take tasks (it is being destroyed, or host memory ran out)", s->id);
@@ -389,6 +393,92 @@ static aclnnStatus acl__nn_run_body(const char *api, void *workspace, uint64_t w
 fail:
   free(t);
   return rc;
+}
+
+/* ---- the task of a job (job.c) ------------------------------------------------------------ */
+
+typedef struct acl__nn_jtask {
+  acl__nn_job *job;                   /* a reference */
+  acl__device *dev;
+  char *ptr[ACL__NN_MAX_SLOTS];       /* element 0 of each tensor */
+  uint32_t copy_in;                   /* inputs that share memory with an output: read from a copy */
+} acl__nn_jtask;
+
+static int acl__nn_jtask_run(acl__task *t) {
+  acl__nn_jtask *k = acl__task_payload(t);
+  const acl__nn_job *j = k->job;
+  char *ptr[ACL__NN_MAX_SLOTS], *copy[ACL__NN_MAX_SLOTS] = {0};
+  int rc = 0;
+  memcpy(ptr, k->ptr, sizeof ptr);
+  for (int i = 0; i < j->nt && rc == 0; i++) {
+    if (!(k->copy_in & (1u << i)))
+      continue;
+    const acl__nn_tref *r = &j->t[i];
+    size_t es = acl__nn_dtype_size(r->dtype);
+    char *first = k->ptr[i] - r->off * (int64_t)es + r->lo; /* the lowest byte it reads */
+    if ((copy[i] = malloc((size_t)(r->hi - r->lo))) == NULL) {
+      rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+      break;
+    }
+    memcpy(copy[i], first, (size_t)(r->hi - r->lo));
+    ptr[i] = copy[i] + (k->ptr[i] - first);
+  }
+  if (rc == 0)
+    rc = j->run(j, ptr, k->dev);
+  for (int i = 0; i < j->nt; i++)
+    free(copy[i]);
+  return rc;
+}
+
+static void acl__nn_jtask_release(acl__task *t) {
+  acl__nn_jtask *k = acl__task_payload(t);
+  acl__nn_job_unref(k->job);
+  free(t);
+}
+
+aclnnStatus acl__nn_job_submit(const char *api, aclOpExecutor *ex, acl__stream *s) {
+  int rc = 0;
+  const acl__nn_job *j = ex->job;
+  acl__task *t = acl__task_new(sizeof(acl__nn_jtask), acl__nn_jtask_run, api);
+  if (t == NULL)
+    return acl__fail(api, ACLNN_ERR_INNER, __FILE__, __LINE__, "out of host memory for the task");
+  acl__nn_jtask *k = acl__task_payload(t);
+  k->dev = s->dev;
+  for (int i = 0; i < j->nt; i++) {
+    const acl__nn_tref *r = &j->t[i];
+    const acl__nn_slot *sl = &ex->slot[r->slot];
+    size_t es = acl__nn_dtype_size(r->dtype);
+    if (r->hi == r->lo) /* empty: nothing is read or written */
+      continue;
+    if ((rc = acl__nn_check_memory(api, sl->name, sl->addr, r->lo, r->hi, r->off * (int64_t)es, es, s->dev)) != 0) {
+      free(t);
+      return rc;
+    }
+    k->ptr[i] = (char *)acl__mem_dev_ptr(sl->addr) + r->off * (int64_t)es;
+  }
+  /* an input whose bytes an output also covers, other than the same view of an in-place operator */
+  for (int i = 0; i < j->nt; i++) {
+    const acl__nn_tref *a = &j->t[i];
+    if (a->is_out || a->hi == a->lo)
+      continue;
+    for (int o = 0; o < j->nt; o++) {
+      const acl__nn_tref *b = &j->t[o];
+      if (!b->is_out || b->hi == b->lo)
+        continue;
+      uintptr_t alo = (uintptr_t)ex->slot[a->slot].addr + (uintptr_t)a->lo, ahi = alo + (uintptr_t)(a->hi - a->lo);
+      uintptr_t blo = (uintptr_t)ex->slot[b->slot].addr + (uintptr_t)b->lo, bhi = blo + (uintptr_t)(b->hi - b->lo);
+      if (ahi > blo && bhi > alo)
+        k->copy_in |= 1u << i;
+    }
+  }
+  __atomic_add_fetch(&ex->job->refs, 1, __ATOMIC_RELAXED);
+  k->job = ex->job;
+  t->release = acl__nn_jtask_release;
+  t->ri_ok = 1; /* holds its job and addresses, keeps nothing between runs: a capture may record it (graph.c) */
+  if (acl__stream_submit(s, t) != 0)
+    return acl__fail(api, ACLNN_ERR_RUNTIME_ERROR, __FILE__, __LINE__,
+                     "stream %d does not take tasks (it is being destroyed, or host memory ran out)", s->id);
+  return ACLNN_SUCCESS;
 }
 
 aclnnStatus acl__nn_run(const char *api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,

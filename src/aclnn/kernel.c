@@ -100,11 +100,11 @@ static inline int64_t acl__nn_f2i(double v) {
 
 #define ACL__NN_ID(x) (x)
 
-static void acl__nn_load_f32(float *dst, const char *src, int64_t st, int64_t n, aclDataType t) {
+void acl__nn_load_f32(float *dst, const char *src, int64_t st, int64_t n, aclDataType t) {
   ACL__NN_LOAD_BODY(float, ACL__NN_ID)
 }
 
-static void acl__nn_load_f64(double *dst, const char *src, int64_t st, int64_t n, aclDataType t) {
+void acl__nn_load_f64(double *dst, const char *src, int64_t st, int64_t n, aclDataType t) {
   ACL__NN_LOAD_BODY(double, ACL__NN_ID)
 }
 
@@ -150,13 +150,13 @@ static void acl__nn_load_i64(int64_t *dst, const char *src, int64_t st, int64_t 
   default: break;                                                                              \
   }
 
-static void acl__nn_store_f32(char *dst, int64_t st, int64_t n, aclDataType t, const float *src) {
+void acl__nn_store_f32(char *dst, int64_t st, int64_t n, aclDataType t, const float *src) {
 #define SRC float
   ACL__NN_STORE_BODY(acl__nn_f2i)
 #undef SRC
 }
 
-static void acl__nn_store_f64(char *dst, int64_t st, int64_t n, aclDataType t, const double *src) {
+void acl__nn_store_f64(char *dst, int64_t st, int64_t n, aclDataType t, const double *src) {
 #define SRC double
   ACL__NN_STORE_BODY(acl__nn_f2i)
 #undef SRC
@@ -253,6 +253,55 @@ static void acl__nn_narrow(void *buf, acl__nn_class c, aclDataType t, int64_t n)
     case ACL__NN_ROUND: for (int64_t k = 0; k < n; k++) r[k] = nearbyint##S(a[k]); break;      \
     case ACL__NN_TRUNC: for (int64_t k = 0; k < n; k++) r[k] = trunc##S(a[k]); break;          \
     case ACL__NN_SIGN: for (int64_t k = 0; k < n; k++) r[k] = (T)((a[k] > 0) - (a[k] < 0)); break; \
+    case ACL__NN_PRELU: for (int64_t k = 0; k < n; k++) r[k] = a[k] > 0 ? a[k] : b[k] * a[k]; break; \
+    case ACL__NN_RELU: for (int64_t k = 0; k < n; k++) r[k] = a[k] < 0 ? 0 : a[k]; break;      \
+    case ACL__NN_GELU_TANH:                                                                    \
+      for (int64_t k = 0; k < n; k++) {                                                        \
+        T x = a[k];                                                                            \
+        r[k] = (T)0.5 * x * (1 + tanh##S((T)0.7978845608028654 * (x + (T)0.044715 * x * x * x))); \
+      }                                                                                        \
+      break;                                                                                   \
+    case ACL__NN_GELU_ERF:                                                                     \
+      for (int64_t k = 0; k < n; k++) r[k] = (T)0.5 * a[k] * (1 + erf##S(a[k] * (T)0.7071067811865476)); \
+      break;                                                                                   \
+    case ACL__NN_SILU: for (int64_t k = 0; k < n; k++) r[k] = a[k] / (1 + exp##S(-a[k])); break; \
+    case ACL__NN_SIGMOID: for (int64_t k = 0; k < n; k++) r[k] = 1 / (1 + exp##S(-a[k])); break; \
+    case ACL__NN_TANH: for (int64_t k = 0; k < n; k++) r[k] = tanh##S(a[k]); break;            \
+    case ACL__NN_LEAKY_RELU: {                                                                 \
+      T sl = (T)p->prm[0];                                                                     \
+      for (int64_t k = 0; k < n; k++) r[k] = a[k] > 0 ? a[k] : sl * a[k];                      \
+      break;                                                                                   \
+    }                                                                                          \
+    case ACL__NN_HARDSWISH:                                                                    \
+      for (int64_t k = 0; k < n; k++) {                                                        \
+        T x = a[k], c = x + 3;                                                                 \
+        c = c < 0 ? 0 : c > 6 ? 6 : c;                                                         \
+        r[k] = x * c / 6;                                                                      \
+      }                                                                                        \
+      break;                                                                                   \
+    case ACL__NN_HARDSIGMOID:                                                                  \
+      for (int64_t k = 0; k < n; k++) {                                                        \
+        T c = a[k] / 6 + (T)0.5;                                                               \
+        r[k] = c < 0 ? 0 : c > 1 ? 1 : c;                                                      \
+      }                                                                                        \
+      break;                                                                                   \
+    case ACL__NN_SOFTPLUS: {                                                                   \
+      T beta = (T)p->prm[0], th = (T)p->prm[1];                                                \
+      for (int64_t k = 0; k < n; k++) {                                                        \
+        T bx = beta * a[k];                                                                    \
+        r[k] = bx > th ? a[k] : log1p##S(exp##S(bx)) / beta;                                   \
+      }                                                                                        \
+      break;                                                                                   \
+    }                                                                                          \
+    case ACL__NN_ELU: {                                                                        \
+      T ea = (T)p->prm[0], sc = (T)p->prm[1], is = (T)p->prm[2];                               \
+      for (int64_t k = 0; k < n; k++)                                                          \
+        r[k] = a[k] > 0 ? sc * a[k] : ea * sc * expm1##S(a[k] * is);                           \
+      break;                                                                                   \
+    }                                                                                          \
+    case ACL__NN_MISH:                                                                         \
+      for (int64_t k = 0; k < n; k++) r[k] = a[k] * tanh##S(log1p##S(exp##S(a[k])));           \
+      break;                                                                                   \
     default: break;                                                                            \
     }                                                                                          \
   }
@@ -332,9 +381,29 @@ static void acl__nn_ops_i64(const acl__nn_plan *p, int64_t *r, const int64_t *a,
   case ACL__NN_NEG: for (int64_t k = 0; k < n; k++) r[k] = (int64_t)(0 - (uint64_t)a[k]); break;
   case ACL__NN_ABS: for (int64_t k = 0; k < n; k++) r[k] = a[k] < 0 ? (int64_t)(0 - (uint64_t)a[k]) : a[k]; break;
   case ACL__NN_SIGN: for (int64_t k = 0; k < n; k++) r[k] = (a[k] > 0) - (a[k] < 0); break;
+  case ACL__NN_RELU: for (int64_t k = 0; k < n; k++) r[k] = a[k] < 0 ? 0 : a[k]; break;
+  case ACL__NN_HARDSIGMOID: for (int64_t k = 0; k < n; k++) r[k] = a[k] >= 3; break; /* clip(x/6 + 1/2) truncated */
   default: break;
   }
 }
+
+/* Comparisons in the operands' class: 1 / 0 results. */
+#define ACL__NN_CMP_OPS(NAME, T)                                                               \
+  static void NAME(const acl__nn_plan *p, int64_t *r, const T *a, const T *b, int64_t n) {      \
+    switch (p->op) {                                                                           \
+    case ACL__NN_EQ: for (int64_t k = 0; k < n; k++) r[k] = a[k] == b[k]; break;               \
+    case ACL__NN_NE: for (int64_t k = 0; k < n; k++) r[k] = a[k] != b[k]; break;               \
+    case ACL__NN_GT: for (int64_t k = 0; k < n; k++) r[k] = a[k] > b[k]; break;                \
+    case ACL__NN_GE: for (int64_t k = 0; k < n; k++) r[k] = a[k] >= b[k]; break;               \
+    case ACL__NN_LT: for (int64_t k = 0; k < n; k++) r[k] = a[k] < b[k]; break;                \
+    case ACL__NN_LE: for (int64_t k = 0; k < n; k++) r[k] = a[k] <= b[k]; break;               \
+    default: break;                                                                            \
+    }                                                                                          \
+  }
+
+ACL__NN_CMP_OPS(acl__nn_cmp_f32, float)
+ACL__NN_CMP_OPS(acl__nn_cmp_f64, double)
+ACL__NN_CMP_OPS(acl__nn_cmp_i64, int64_t)
 
 /* Truth-valued operations: double operands, 1 / 0 results. */
 static void acl__nn_ops_truth(const acl__nn_plan *p, int64_t *r, const double *a, const double *b, int64_t n) {
@@ -393,7 +462,14 @@ static void acl__nn_row(const acl__nn_plan *p, const char *a, const char *b, cha
     if (p->nin > 1)
       B = cb != NULL ? (const void *)cb : acl__nn_operand(p, &p->in[1], b, c, m, sb, &bb);
     void *R = direct_out ? (void *)(o + c * so) : (void *)&br;
-    if (p->lcls != p->rcls)
+    if (p->op >= ACL__NN_EQ && p->op <= ACL__NN_LE) {
+      if (p->lcls == ACL__NN_F32)
+        acl__nn_cmp_f32(p, R, A, B, m);
+      else if (p->lcls == ACL__NN_F64)
+        acl__nn_cmp_f64(p, R, A, B, m);
+      else
+        acl__nn_cmp_i64(p, R, A, B, m);
+    } else if (p->lcls != p->rcls)
       acl__nn_ops_truth(p, R, A, B, m);
     else if (p->rcls == ACL__NN_F32)
       acl__nn_ops_f32(p, R, A, B, m);

@@ -73,6 +73,10 @@ struct aclScalar {
 const aclTensor *acl__nn_tensor_arg(const char *api, const char *name, const aclTensor *t, int *rc);
 const aclScalar *acl__nn_scalar_arg(const char *api, const char *name, const aclScalar *s, int *rc);
 int64_t acl__nn_numel(const aclTensor *t);
+/* An aclIntArray parameter: its values and *size, or NULL after recording
+ * 161001 / 161002 like acl__nn_tensor_arg. */
+const int64_t *acl__nn_int_array_arg(const char *api, const char *name, const aclIntArray *a, uint64_t *size,
+                                     int *rc);
 
 /* ---- data types (dtype.c) ------------------------------------------------ */
 
@@ -117,6 +121,13 @@ typedef enum acl__nn_op {
   ACL__NN_REM,        /* a - floor(a/b)*b, the sign of b */
   ACL__NN_AND,        /* results 1 / 0 */
   ACL__NN_OR,
+  ACL__NN_PRELU,      /* a > 0 ? a : b*a (b: the channel's weight) */
+  ACL__NN_EQ,         /* comparisons: results 1 / 0, operands in the common type */
+  ACL__NN_NE,
+  ACL__NN_GT,
+  ACL__NN_GE,
+  ACL__NN_LT,
+  ACL__NN_LE,
   /* unary */
   ACL__NN_COPY,
   ACL__NN_NEG,
@@ -143,6 +154,19 @@ typedef enum acl__nn_op {
   ACL__NN_SIGN,
   ACL__NN_NOT,        /* results 1 / 0 */
   ACL__NN_ISFINITE,   /* results 1 / 0 */
+  /* activations (activation.c); prm[] holds their attributes */
+  ACL__NN_RELU,
+  ACL__NN_GELU_TANH,  /* 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))) */
+  ACL__NN_GELU_ERF,   /* 0.5x(1+erf(x/sqrt 2)) */
+  ACL__NN_SILU,
+  ACL__NN_SIGMOID,
+  ACL__NN_TANH,
+  ACL__NN_LEAKY_RELU, /* prm[0]: negative slope */
+  ACL__NN_HARDSWISH,
+  ACL__NN_HARDSIGMOID,
+  ACL__NN_SOFTPLUS,   /* prm[0]: beta, prm[1]: threshold */
+  ACL__NN_ELU,        /* prm[0]: alpha, prm[1]: scale, prm[2]: input scale */
+  ACL__NN_MISH,
   ACL__NN_OP_COUNT
 } acl__nn_op;
 
@@ -177,6 +201,7 @@ typedef struct acl__nn_plan {
   aclDataType cdt;                  /* the operation's data type (rounding of f16/bf16/narrow ints) */
   int alpha_one;                    /* alpha is 1 (or absent): the plain form */
   acl__nn_val alpha;
+  double prm[3];                    /* the activations' attributes (slope, beta ...) */
   int rank;                         /* >= 1: dims after merging (0-D is one dim of 1) */
   int64_t dims[ACL__NN_MAX_RANK];
   int64_t numel;
@@ -186,14 +211,17 @@ typedef struct acl__nn_plan {
 
 /* ---- executors (executor.c) ------------------------------------------------ */
 
-#define ACL__NN_MAX_SLOTS 4
+#define ACL__NN_MAX_SLOTS 8
 
 typedef struct acl__nn_slot {
   void *addr;                       /* the tensor's storage base, as the caller knows it */
   const char *name;                 /* the parameter, for messages: "self" */
   int used;                         /* lo, hi are set (not for an empty plan) */
   int64_t lo, hi;                   /* bytes [addr+lo, addr+hi) the plan touches */
+  const void *key;                  /* phase 1: the aclTensor it stands for */
 } acl__nn_slot;
+
+typedef struct acl__nn_job acl__nn_job;
 
 struct aclOpExecutor {
   const char *api2;                 /* the phase-2 function that runs it: "aclnnAdd" */
@@ -204,7 +232,8 @@ struct aclOpExecutor {
   acl__nn_slot slot[ACL__NN_MAX_SLOTS];
   int n_in, n_out;                  /* tensor inputs and outputs, in the operator's order */
   int in_slot[ACL__NN_MAX_SLOTS], out_slot[ACL__NN_MAX_SLOTS];
-  acl__nn_plan plan;
+  acl__nn_plan plan;                /* element-wise operators */
+  acl__nn_job *job;                 /* the others (job.c): NULL for element-wise ones */
 };
 
 /* A new executor for phase 2 function api2 (registered), or NULL. */
@@ -243,7 +272,9 @@ enum {
   ACL__NN_F_NOT_BOTH_BOOL = 32, /* Pow: a bool base with a bool exponent is refused */
   ACL__NN_F_INT_EXP_NONNEG = 64, /* Pow: an integral result needs a non-negative scalar exponent */
   ACL__NN_F_NO_BOOL = 128,    /* a bool common type is refused (Remainder) */
-  ACL__NN_F_SWAP = 256        /* the plan computes b op a (Rsub) */
+  ACL__NN_F_SWAP = 256,       /* the plan computes b op a (Rsub) */
+  ACL__NN_F_COMPARE = 512,    /* comparisons: operands in the common type, results 1/0 into any out type */
+  ACL__NN_F_CHANNEL = 1024    /* operand 1 is 1-D, one value per channel (dim 1 of self) or one for all (Prelu) */
 };
 
 /* One element-wise operator call: up to two operands, each a tensor or a
@@ -265,6 +296,7 @@ typedef struct acl__nn_ew {
   const aclTensor *out;
   const char *out_name;             /* "out", "result", or the in-place parameter's name */
   int inplace;                      /* out is operand 0's tensor */
+  double prm[3];                    /* the activations' attributes, copied into the plan */
 } acl__nn_ew;
 
 /* Checks the call (the vendor's rules, codes 161001 / 161002 with a message
@@ -285,6 +317,82 @@ aclnnStatus acl__nn_unary(const char *api, const char *api2, acl__nn_op op, int 
     return acl__nn_run(#name, workspace, workspaceSize, executor, stream);                            \
   }
 
+/* ---- operators that are not element-wise (job.c) ---------------------------------- */
+
+/* A tensor operand as phase 1 saw it. */
+typedef struct acl__nn_tref {
+  int slot;                         /* the executor's address slot */
+  int is_out;                       /* written by the operator */
+  aclDataType dtype;
+  int rank;
+  int64_t dims[ACL__NN_MAX_RANK];
+  int64_t st[ACL__NN_MAX_RANK];     /* elements */
+  int64_t off;                      /* elements from the slot's address to element 0 */
+  int64_t lo, hi;                   /* bytes around the slot's address it reaches (hi == lo: empty) */
+} acl__nn_tref;
+
+struct acl__device;
+/* Runs a job once: ptr[i] is the address of tensor i's element 0 (in the
+ * job's order); called on an executor thread with device-memory access.
+ * 0 or an aclError. */
+typedef int (*acl__nn_job_fn)(const acl__nn_job *j, char *const *ptr, struct acl__device *dev);
+
+/* What an operator's phase 1 hands its tasks: the tensors and whatever the
+ * operator embeds after this header (attributes, a oneDNN primitive).  It is
+ * shared, read-only, by the executor and every task queued from it, and
+ * freed with the last of them. */
+struct acl__nn_job {
+  int refs;                         /* atomic */
+  acl__nn_job_fn run;
+  void (*destroy)(acl__nn_job *j);  /* releases what the operator hung on it (NULL: nothing) */
+  int nt;
+  acl__nn_tref t[ACL__NN_MAX_SLOTS];
+};
+
+/* A zeroed job of `size` bytes (the operator's struct, which starts with an
+ * acl__nn_job) with one reference, or NULL. */
+void *acl__nn_job_new(size_t size, acl__nn_job_fn run);
+void acl__nn_job_unref(acl__nn_job *j);
+/* An executor for phase 2 function api2 carrying job (its reference moves
+ * to the executor, also on failure); NULL after recording 561101. */
+aclOpExecutor *acl__nn_job_exec(const char *api, const char *api2, acl__nn_job *job);
+/* Adds tensor t (parameter `name`) to ex's job as input or output: the
+ * index of its tref.  An in-place tensor is added twice (input, then
+ * output) and gets one slot. */
+int acl__nn_job_tensor(aclOpExecutor *ex, const aclTensor *t, const char *name, int is_out);
+/* Ends phase 1: *workspaceSize (0) and *executor. */
+aclnnStatus acl__nn_job_done(aclOpExecutor *ex, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* Queues ex's job on s (executor.c calls it). */
+struct acl__stream;
+aclnnStatus acl__nn_job_submit(const char *api, aclOpExecutor *ex, struct acl__stream *s);
+
+/* Copies from tref t (element 0 at base) the elements whose first k
+ * indices make `outer` (row-major over dims[0..k)), dims[k..rank) in
+ * row-major order, into dst as float / double; the store forms write them
+ * back.  The operators move the dims they work along to the end of a tref
+ * (a view, nothing is copied) and walk the rest. */
+void acl__nn_gather_f32(const acl__nn_tref *t, const char *base, int k, int64_t outer, float *dst);
+void acl__nn_scatter_f32(const acl__nn_tref *t, char *base, int k, int64_t outer, const float *src);
+void acl__nn_gather_f64(const acl__nn_tref *t, const char *base, int k, int64_t outer, double *dst);
+void acl__nn_scatter_f64(const acl__nn_tref *t, char *base, int k, int64_t outer, const double *src);
+/* Moves dim d of t to the end (the others keep their order). */
+void acl__nn_tref_move_last(acl__nn_tref *t, int d);
+int64_t acl__nn_tref_numel(const acl__nn_tref *t, int from, int to); /* product of dims[from..to) */
+/* Runs fn(i, arg) for i in [0, n) on the device's executors (blocks of
+ * work; a small n runs on the calling thread). */
+int acl__nn_parallel(struct acl__device *dev, int64_t n, int64_t cost_per_item,
+                     void (*fn)(int64_t begin, int64_t end, void *arg), void *arg);
+
+/* The checks every operator shares (elementwise.c): a tensor's rank (at
+ * most 8) and dims (>= 0); a type in `allowed` (what: "tensor", "output").
+ * 0, or 161002 recorded for api. */
+int acl__nn_check_dims(const char *api, const char *api2, const char *name, const aclTensor *t);
+int acl__nn_check_type(const char *api, const char *api2, const char *what, const char *name, aclDataType t,
+                       uint64_t allowed);
+
+/* "[2, 3, 4]" */
+const char *acl__nn_shape_text(const int64_t *d, uint64_t n, char *buf, size_t size);
+
 /* ---- the engine (kernel.c) ------------------------------------------------------ */
 
 /* Runs elements [start, end) of a queued plan (addresses set). */
@@ -294,5 +402,10 @@ void acl__nn_kernel_range(const acl__nn_plan *p, int64_t start, int64_t end);
 void acl__nn_const_of(const aclScalar *s, aclDataType cdt, acl__nn_val *v);
 /* The class values of type t are computed in. */
 acl__nn_class acl__nn_class_of(aclDataType t);
+/* n elements of type t at src (byte stride st) to float / double, and back. */
+void acl__nn_load_f32(float *dst, const char *src, int64_t st, int64_t n, aclDataType t);
+void acl__nn_load_f64(double *dst, const char *src, int64_t st, int64_t n, aclDataType t);
+void acl__nn_store_f32(char *dst, int64_t st, int64_t n, aclDataType t, const float *src);
+void acl__nn_store_f64(char *dst, int64_t st, int64_t n, aclDataType t, const double *src);
 
 #endif

@@ -74,6 +74,15 @@ const aclScalar *acl__nn_scalar_arg(const char *api, const char *name, const acl
   return *rc == 0 ? s : NULL;
 }
 
+const int64_t *acl__nn_int_array_arg(const char *api, const char *name, const aclIntArray *a, uint64_t *size,
+                                     int *rc) {
+  *rc = acl__nn_check(api, name, a, ACL__H_NN_INT_ARRAY, "aclCreateIntArray");
+  if (*rc != 0)
+    return NULL;
+  *size = a->size;
+  return a->v;
+}
+
 /* Unregisters and frees an object (const-ness is the vendor's signatures'). */
 static void acl__nn_release(void *h) {
   acl__handle_unregister(h);

@@ -1,0 +1,23 @@
+/*
+ * aclnnop/aclnn_gelu.h - out = GELU(self), tanh approximation. Two phases each: aclnnXxxGetWorkspaceSize
+ * checks the arguments and plans the work, aclnnXxx queues it on a stream (docs/aclnn.md).
+ */
+#ifndef OP_API_INC_LEVEL2_ACLNN_GELU_H_
+#define OP_API_INC_LEVEL2_ACLNN_GELU_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnGelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_LEVEL2_ACLNN_GELU_H_ */

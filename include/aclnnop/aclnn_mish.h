@@ -1,0 +1,28 @@
+/*
+ * aclnnop/aclnn_mish.h - out = self * tanh(softplus(self)). Two phases each: aclnnXxxGetWorkspaceSize
+ * checks the arguments and plans the work, aclnnXxx queues it on a stream (docs/aclnn.md).
+ */
+#ifndef OP_API_INC_LEVEL2_ACLNN_MISH_H_
+#define OP_API_INC_LEVEL2_ACLNN_MISH_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnMishGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnMish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceMishGetWorkspaceSize(aclTensor *selfRef, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceMish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_LEVEL2_ACLNN_MISH_H_ */

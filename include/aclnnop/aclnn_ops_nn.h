@@ -1,0 +1,24 @@
+/*
+ * aclnnop/aclnn_ops_nn.h - every operator header of the neural-network
+ * family (the vendor's ops-nn) that openacl implements (docs/aclnn.md lists
+ * them).
+ */
+#ifndef OP_API_INC_ACLNN_OPS_NN_H_
+#define OP_API_INC_ACLNN_OPS_NN_H_
+
+#include "aclnn_elu.h"
+#include "aclnn_gelu.h"
+#include "aclnn_gelu_v2.h"
+#include "aclnn_hardsigmoid.h"
+#include "aclnn_hardswish.h"
+#include "aclnn_leaky_relu.h"
+#include "aclnn_logsoftmax.h"
+#include "aclnn_mish.h"
+#include "aclnn_prelu.h"
+#include "aclnn_relu.h"
+#include "aclnn_sigmoid.h"
+#include "aclnn_silu.h"
+#include "aclnn_softmax.h"
+#include "aclnn_softplus.h"
+
+#endif /* OP_API_INC_ACLNN_OPS_NN_H_ */
