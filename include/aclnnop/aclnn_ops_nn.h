@@ -6,6 +6,9 @@
 #ifndef OP_API_INC_ACLNN_OPS_NN_H_
 #define OP_API_INC_ACLNN_OPS_NN_H_
 
+#include "aclnn_addmm.h"
+#include "aclnn_batch_matmul.h"
+#include "aclnn_convolution.h"
 #include "aclnn_elu.h"
 #include "aclnn_gelu.h"
 #include "aclnn_gelu_v2.h"
@@ -13,7 +16,9 @@
 #include "aclnn_hardswish.h"
 #include "aclnn_leaky_relu.h"
 #include "aclnn_logsoftmax.h"
+#include "aclnn_matmul.h"
 #include "aclnn_mish.h"
+#include "aclnn_mm.h"
 #include "aclnn_prelu.h"
 #include "aclnn_relu.h"
 #include "aclnn_sigmoid.h"

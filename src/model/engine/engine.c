@@ -55,7 +55,7 @@ static void omp_lookup(void) {
 /* Engine executions running now, in the whole process. */
 static int engine_running;
 
-static void set_threads(int threads) {
+void acl__engine_set_threads(int threads) {
 #if defined(__SANITIZE_THREAD__)
   threads = 1; /* libgomp is not instrumented: a team would only produce false reports */
 #elif defined(__has_feature)
@@ -176,6 +176,24 @@ int acl__engine_call_home(int (*fn)(void *), void *arg) {
     pthread_cond_wait(&home_done, &home_lock);
   pthread_mutex_unlock(&home_lock);
   return j.rc;
+}
+
+/* ---- single operators ----------------------------------------------------- */
+
+static dnnl_engine_t cpu_engine;
+static pthread_once_t cpu_engine_once = PTHREAD_ONCE_INIT;
+
+static void cpu_engine_make(void) {
+  dnnl_status_t s = dnnl_engine_create(&cpu_engine, dnnl_cpu, 0);
+  if (s != dnnl_success) {
+    cpu_engine = NULL;
+    ACL__LOGW(ACL__MOD_GE, "oneDNN could not create a CPU engine for single operators: %s", acl__eng_status(s));
+  }
+}
+
+dnnl_engine_t acl__engine_dnnl_cpu(void) {
+  pthread_once(&cpu_engine_once, cpu_engine_make);
+  return cpu_engine;
 }
 
 /* Values the engine does not carry (its values are dense numeric tensors). */
@@ -492,7 +510,7 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int t
     double t0 = now_ms();
     /* building runs oneDNN's parallel loops too (weights reordered, int8
      * compensation computed): the same budget, one thread under TSan */
-    set_threads(threads > 0 ? threads : 1);
+    acl__engine_set_threads(threads > 0 ? threads : 1);
     *rc = acl__eng_plan_build(e, in, n, &p, diags);
     if (*rc != 0) {
       free(key);
@@ -742,7 +760,7 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
   /* executions running at once share the budget instead of each taking all of it (callers of this function
    * on several threads, as the unit tests do; aclmdlExecute's come one at a time: acl__engine_call_home) */
   int running = __atomic_add_fetch(&engine_running, 1, __ATOMIC_RELAXED);
-  set_threads(threads / running > 0 ? threads / running : 1);
+  acl__engine_set_threads(threads / running > 0 ? threads / running : 1);
   rc = run_plan(e, p, in, inputs, outputs, n_outputs, diags);
   __atomic_sub_fetch(&engine_running, 1, __ATOMIC_RELAXED);
   if (in->external) {

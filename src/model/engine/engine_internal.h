@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "model/engine/dnnl_common.h"
 #include "model/engine/engine.h"
 #include "model/ops/ops.h"
 
@@ -167,14 +168,11 @@ eng_step *acl__eng_step_new(eng_plan *p);
 int acl__eng_plain(eng_build *b, int v);                     /* a plain version of v (reorder step if needed) */
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
                        const char *what);
-void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims);
-void acl__eng_plain_md_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt);
 /* x's dense row-major layout in its element type (float32, or u8 / s8 for
  * UINT8 / INT8 values); a quantised value's plain form is float32. */
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);
 dnnl_data_type_t acl__eng_dnnl_type(int onnx_type);
 int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md); /* new ARENA value in md */
-const char *acl__eng_status(dnnl_status_t s);
 
 /* profile.c: OPENACL_MODEL_PROFILE, per-step timing printed when a plan goes */
 int acl__eng_profiling(void);
