@@ -232,6 +232,7 @@ static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int6
   dnnl_primitive_attr_t attr = acl__nn_dnnl_attr();
   if (attr == NULL)
     return -1;
+  /* layouts of oneDNN's choice: for the caller's own (NCHW) ones it has only its gemm kernels */
   if (transposed) {
     dnnl_deconvolution_desc_t d;
     s = dnnl_dilated_deconvolution_forward_desc_init(&d, dnnl_forward_inference, dnnl_deconvolution_direct, &any[0],
