@@ -2,9 +2,11 @@
  * bench_aclnn_mm.c - aclnn's matrix products and convolutions against
  * PyTorch on the CPU, the same shapes, float32, the same thread count.
  *
- *   bench_aclnn_mm [--runs N] [--threads N] [--peer PATH] [--quick] [--only TEXT]
+ *   bench_aclnn_mm [--runs N] [--threads N] [--peer PATH] [--quick] [--only TEXT] [--pause-ms N]
  *
- *   --quick: fewer calls per run, no 1024-cube product; --only: the cases whose name contains TEXT.
+ *   --quick: fewer calls per run, no 1024-cube product; --only: the cases whose name contains TEXT;
+ *   --pause-ms: idle time before each side's run (default 50), so that the other side's spinning
+ *   OpenMP workers have gone to sleep.
  *
  * openacl's side: one call is what a program pays per operator, phase 1
  * (aclnnXxxGetWorkspaceSize: checks, the oneDNN primitive) + phase 2
@@ -243,7 +245,7 @@ static void side_call(side *s, aclrtStream stream) {
 }
 
 int main(int argc, char **argv) {
-  int runs = 7, threads = 0, quick = 0;
+  int runs = 7, threads = 0, quick = 0, pause_us = 50000;
   const char *peer = OPENACL_BENCH_MM_PEER, *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
@@ -256,8 +258,10 @@ int main(int argc, char **argv) {
       quick = 1;
     else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
       only = argv[++i];
+    else if (strcmp(argv[i], "--pause-ms") == 0 && i + 1 < argc)
+      pause_us = atoi(argv[++i]) * 1000;
     else {
-      fprintf(stderr, "usage: bench_aclnn_mm [--runs N] [--threads N] [--peer PATH] [--quick] [--only TEXT]\n");
+      fprintf(stderr, "usage: bench_aclnn_mm [--runs N] [--threads N] [--peer PATH] [--quick] [--only TEXT] [--pause-ms N]\n");
       return 2;
     }
   }
@@ -321,10 +325,14 @@ int main(int argc, char **argv) {
     side_call(&s, stream);
     peer_ask(run);
     for (int r = 0; r < runs; r++) {
+      /* a pause before each side: the other side's OpenMP workers spin for a while after their last
+       * parallel region, and on a machine with few cores they would take the next side's */
+      usleep(pause_us);
       uint64_t t0 = now_ns();
       for (int i = 0; i < iters; i++)
         side_call(&s, stream);
       a[r] = (double)(now_ns() - t0) / 1e3 / iters;
+      usleep(pause_us);
       b[r] = atof(peer_ask(run));
     }
     double am = median(a, runs), bm = median(b, runs);

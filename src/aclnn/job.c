@@ -171,6 +171,10 @@ void acl__nn_scatter_f64(const acl__nn_tref *t, char *base, int k, int64_t outer
   ACL__NN_BLOCK_WALK(acl__nn_store_f64(p, st, m, t->dtype, src + pos));
 }
 
+void acl__nn_gather_i64(const acl__nn_tref *t, const char *base, int k, int64_t outer, int64_t *dst) {
+  ACL__NN_BLOCK_WALK(acl__nn_load_i64(dst + pos, p, st, m, t->dtype));
+}
+
 /* ---- parallel work ----------------------------------------------------------------------- */
 
 /* Work below this many element operations runs on the calling thread. */

@@ -108,7 +108,7 @@ void acl__nn_load_f64(double *dst, const char *src, int64_t st, int64_t n, aclDa
   ACL__NN_LOAD_BODY(double, ACL__NN_ID)
 }
 
-static void acl__nn_load_i64(int64_t *dst, const char *src, int64_t st, int64_t n, aclDataType t) {
+void acl__nn_load_i64(int64_t *dst, const char *src, int64_t st, int64_t n, aclDataType t) {
   ACL__NN_LOAD_BODY(int64_t, acl__nn_f2i)
 }
 
@@ -162,7 +162,7 @@ void acl__nn_store_f64(char *dst, int64_t st, int64_t n, aclDataType t, const do
 #undef SRC
 }
 
-static void acl__nn_store_i64(char *dst, int64_t st, int64_t n, aclDataType t, const int64_t *src) {
+void acl__nn_store_i64(char *dst, int64_t st, int64_t n, aclDataType t, const int64_t *src) {
 #define SRC int64_t
   ACL__NN_STORE_BODY(ACL__NN_ID)
 #undef SRC

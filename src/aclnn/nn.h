@@ -375,6 +375,7 @@ void acl__nn_gather_f32(const acl__nn_tref *t, const char *base, int k, int64_t 
 void acl__nn_scatter_f32(const acl__nn_tref *t, char *base, int k, int64_t outer, const float *src);
 void acl__nn_gather_f64(const acl__nn_tref *t, const char *base, int k, int64_t outer, double *dst);
 void acl__nn_scatter_f64(const acl__nn_tref *t, char *base, int k, int64_t outer, const double *src);
+void acl__nn_gather_i64(const acl__nn_tref *t, const char *base, int k, int64_t outer, int64_t *dst);
 /* Moves dim d of t to the end (the others keep their order). */
 void acl__nn_tref_move_last(acl__nn_tref *t, int d);
 int64_t acl__nn_tref_numel(const acl__nn_tref *t, int from, int to); /* product of dims[from..to) */
@@ -405,7 +406,9 @@ acl__nn_class acl__nn_class_of(aclDataType t);
 /* n elements of type t at src (byte stride st) to float / double, and back. */
 void acl__nn_load_f32(float *dst, const char *src, int64_t st, int64_t n, aclDataType t);
 void acl__nn_load_f64(double *dst, const char *src, int64_t st, int64_t n, aclDataType t);
+void acl__nn_load_i64(int64_t *dst, const char *src, int64_t st, int64_t n, aclDataType t);
 void acl__nn_store_f32(char *dst, int64_t st, int64_t n, aclDataType t, const float *src);
 void acl__nn_store_f64(char *dst, int64_t st, int64_t n, aclDataType t, const double *src);
+void acl__nn_store_i64(char *dst, int64_t st, int64_t n, aclDataType t, const int64_t *src);
 
 #endif

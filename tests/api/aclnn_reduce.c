@@ -1,0 +1,276 @@
+/*
+ * aclnn_reduce.c - the reductions of reference aclnn.md section 8.11
+ * (ctest -R api/aclnn/reduce): ReduceSum, Mean, MeanV2, Amax, Amin,
+ * ArgMax, ArgMin over every type they list, over each set of dims, with and
+ * without keepDim, on views, against references computed here; NaN; the
+ * argument checks with their codes.
+ */
+#include <math.h>
+
+#include "aclnn_util.h"
+
+static const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
+                                    ACL_INT16, ACL_INT32,   ACL_INT64, ACL_UINT8,  ACL_BOOL};
+
+enum { R_SUM, R_MEAN, R_MAX, R_MIN, R_ARGMAX, R_ARGMIN };
+
+/* Reference over self [2, 3, 4] (dense v) reducing the dims in mask; out dense over the kept dims. */
+static int64_t ref_reduce(int kind, const double *v, int mask, double *out) {
+  const int64_t d[3] = {2, 3, 4};
+  int64_t kept[3], nk = 0, nrows = 1;
+  for (int i = 0; i < 3; i++)
+    if (!(mask & (1 << i))) {
+      kept[nk++] = i;
+      nrows *= d[i];
+    }
+  for (int64_t r = 0; r < nrows; r++) {
+    int64_t idx[3] = {0, 0, 0}, rem = r;
+    for (int64_t k = nk - 1; k >= 0; k--) {
+      idx[kept[k]] = rem % d[kept[k]];
+      rem /= d[kept[k]];
+    }
+    double acc = kind == R_SUM || kind == R_MEAN ? 0 : NAN;
+    int64_t n = 0, best = 0, pos = 0;
+    for (int64_t a = 0; a < 2; a++)
+      for (int64_t b = 0; b < 3; b++)
+        for (int64_t c = 0; c < 4; c++) {
+          int64_t id[3] = {a, b, c};
+          int ok = 1;
+          for (int i = 0; i < 3; i++)
+            if (!(mask & (1 << i)) && id[i] != idx[i])
+              ok = 0;
+          if (!ok)
+            continue;
+          double x = v[(a * 3 + b) * 4 + c];
+          if (kind == R_SUM || kind == R_MEAN)
+            acc += x;
+          else if (n == 0 || (kind == R_MAX || kind == R_ARGMAX ? x > acc : x < acc)) {
+            acc = x;
+            best = pos;
+          }
+          n++;
+          pos++;
+        }
+    out[r] = kind == R_MEAN ? acc / (double)n : kind >= R_ARGMAX ? (double)best : acc;
+  }
+  return nrows;
+}
+
+typedef aclnnStatus (*red_p1)(const aclTensor *, const aclIntArray *, bool, aclTensor *, uint64_t *, aclOpExecutor **);
+
+static void red_case(aclrtStream st, int kind, aclDataType t, int mask, int keep, int view) {
+  static const char *names[] = {"ReduceSum", "Mean", "Amax", "Amin", "ArgMax", "ArgMin"};
+  char what[128];
+  snprintf(what, sizeof what, "%s on %s, dims mask %d%s%s", names[kind], nt_name(t), mask, keep ? ", keepDim" : "",
+           view ? " (view)" : "");
+  const int64_t d[3] = {2, 3, 4};
+  double v[24], want[24];
+  uint32_t seed = 5u + (uint32_t)t;
+  for (int i = 0; i < 24; i++) {
+    double u = nt_rand(&seed);
+    v[i] = nt_round(t, t == ACL_BOOL    ? (u < 0.5)
+                       : t == ACL_UINT8 ? floor(u * 50)
+                       : nt_is_float(t) ? -4 + 8 * u
+                                        : floor(u * 41) - 20);
+  }
+  int64_t rows = ref_reduce(kind, v, mask, want);
+  aclDataType ot = kind >= R_ARGMAX ? ACL_INT64 : kind == R_MEAN && !nt_is_float(t) ? ACL_FLOAT : t;
+  if (kind == R_SUM && t == ACL_BOOL)
+    ot = ACL_INT64;
+  for (int64_t i = 0; i < rows; i++)
+    want[i] = nt_round(ot, want[i]);
+  int64_t od[3], nd = 0, dl[3], ndl = 0;
+  for (int i = 0; i < 3; i++) {
+    if (mask & (1 << i))
+      dl[ndl++] = i;
+    if (!(mask & (1 << i)) || keep)
+      od[nd++] = mask & (1 << i) ? 1 : d[i];
+  }
+  nt_tensor x, o = nt_make(ot, nd, od, NULL);
+  if (view) { /* self: dims 0 and 2 swapped in memory */
+    double sto[24];
+    for (int i = 0; i < 24; i++)
+      sto[(i % 4) * 6 + ((i / 4) % 3) * 2 + i / 12] = v[i];
+    const int64_t xs[3] = {1, 2, 6};
+    x = nt_view(t, 3, d, xs, 0, 24, sto);
+  } else {
+    x = nt_make(t, 3, d, v);
+  }
+  aclIntArray *da = aclCreateIntArray(dl, (uint64_t)ndl);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  int rc;
+  nt_phase2 p2;
+  switch (kind) {
+  case R_SUM:
+    rc = aclnnReduceSumGetWorkspaceSize(x.t, da, keep, ot, o.t, &ws, &ex);
+    p2 = aclnnReduceSum;
+    break;
+  case R_MEAN:
+    rc = aclnnMeanGetWorkspaceSize(x.t, da, keep, ot, o.t, &ws, &ex);
+    p2 = aclnnMean;
+    break;
+  case R_MAX:
+    rc = aclnnAmaxGetWorkspaceSize(x.t, da, keep, o.t, &ws, &ex);
+    p2 = aclnnAmax;
+    break;
+  case R_MIN:
+    rc = aclnnAminGetWorkspaceSize(x.t, da, keep, o.t, &ws, &ex);
+    p2 = aclnnAmin;
+    break;
+  case R_ARGMAX:
+    rc = aclnnArgMaxGetWorkspaceSize(x.t, dl[0], keep, o.t, &ws, &ex);
+    p2 = aclnnArgMax;
+    break;
+  default:
+    rc = aclnnArgMinGetWorkspaceSize(x.t, dl[0] - 3, keep, o.t, &ws, &ex);
+    p2 = aclnnArgMin;
+    break;
+  }
+  if (rc != 0)
+    th_fail(__FILE__, __LINE__, "%s: phase 1 returned %d: %s", what, rc, aclGetRecentErrMsg());
+  nt_run(p2, ws, ex, st);
+  double *g = nt_read(&o);
+  NT_CHECK_ALL(what, g, want, rows, 2 * nt_rtol(ot));
+  free(g);
+  aclDestroyIntArray(da);
+  nt_free(&x);
+  nt_free(&o);
+}
+
+TEST(every_type_and_dims) {
+  aclrtStream st = nt_up();
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    aclDataType t = types[i];
+    for (int mask = 1; mask < 8; mask++)
+      for (int keep = 0; keep < 2; keep++) {
+        red_case(st, R_SUM, t, mask, keep, 0);
+        red_case(st, R_MAX, t, mask, keep, 0);
+        red_case(st, R_MIN, t, mask, keep, 0);
+        if (t != ACL_BOOL)
+          red_case(st, R_MEAN, t, mask, keep, 0);
+      }
+    if (t == ACL_BOOL)
+      continue;
+    for (int dim = 0; dim < 3; dim++)
+      for (int keep = 0; keep < 2; keep++) {
+        red_case(st, R_ARGMAX, t, 1 << dim, keep, 0);
+        red_case(st, R_ARGMIN, t, 1 << dim, keep, 0);
+      }
+  }
+  nt_down(st);
+}
+
+TEST(views) {
+  aclrtStream st = nt_up();
+  for (int mask = 1; mask < 8; mask++) {
+    red_case(st, R_SUM, ACL_FLOAT, mask, 1, 1);
+    red_case(st, R_MEAN, ACL_BF16, mask, 0, 1);
+    red_case(st, R_MAX, ACL_INT32, mask, 0, 1);
+  }
+  red_case(st, R_ARGMAX, ACL_FLOAT16, 2, 0, 1);
+  nt_down(st);
+}
+
+TEST(all_dims_nan_and_mean_v2) {
+  aclrtStream st = nt_up();
+  const int64_t d[1] = {5};
+  double v[5] = {1, NAN, 7, 3, NAN};
+  nt_tensor x = nt_make(ACL_FLOAT, 1, d, v), o = nt_make(ACL_FLOAT, 0, NULL, NULL),
+            oi = nt_make(ACL_INT64, 0, NULL, NULL);
+  aclIntArray *none = aclCreateIntArray(NULL, 0);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  NT_OK(aclnnAmaxGetWorkspaceSize(x.t, none, false, o.t, &ws, &ex));
+  nt_run(aclnnAmax, ws, ex, st);
+  double *g = nt_read(&o);
+  CHECK(isnan(g[0]));
+  free(g);
+  NT_OK(aclnnArgMinGetWorkspaceSize(x.t, 0, false, oi.t, &ws, &ex));
+  nt_run(aclnnArgMin, ws, ex, st);
+  g = nt_read(&oi);
+  CHECK(g[0] == 1); /* the first NaN */
+  free(g);
+  /* MeanV2: empty dims with noopWithEmptyAxes copies, without it reduces everything */
+  double w[5] = {1, 2, 3, 4, 10};
+  nt_tensor y = nt_make(ACL_FLOAT, 1, d, w), yo = nt_make(ACL_FLOAT, 1, d, NULL);
+  NT_OK(aclnnMeanV2GetWorkspaceSize(y.t, none, false, true, yo.t, &ws, &ex));
+  nt_run(aclnnMeanV2, ws, ex, st);
+  g = nt_read(&yo);
+  NT_CHECK_ALL("MeanV2 noop", g, w, 5, 0);
+  free(g);
+  NT_OK(aclnnMeanV2GetWorkspaceSize(y.t, none, false, false, o.t, &ws, &ex));
+  nt_run(aclnnMeanV2, ws, ex, st);
+  g = nt_read(&o);
+  CHECK(g[0] == 4);
+  free(g);
+  /* ReduceSum of int8 into int32 does not wrap at 8 bits; of an empty tensor is 0 */
+  double big[5] = {100, 100, 100, 0, 0};
+  nt_tensor b8 = nt_make(ACL_INT8, 1, d, big), s32 = nt_make(ACL_INT32, 0, NULL, NULL);
+  NT_OK(aclnnReduceSumGetWorkspaceSize(b8.t, none, false, ACL_INT32, s32.t, &ws, &ex));
+  nt_run(aclnnReduceSum, ws, ex, st);
+  g = nt_read(&s32);
+  CHECK(g[0] == 300);
+  free(g);
+  const int64_t z[1] = {0};
+  nt_tensor e = nt_make(ACL_FLOAT, 1, z, NULL);
+  NT_OK(aclnnReduceSumGetWorkspaceSize(e.t, none, false, ACL_FLOAT, o.t, &ws, &ex));
+  nt_run(aclnnReduceSum, ws, ex, st);
+  g = nt_read(&o);
+  CHECK(g[0] == 0);
+  free(g);
+  aclDestroyIntArray(none);
+  nt_free(&x);
+  nt_free(&o);
+  nt_free(&oi);
+  nt_free(&y);
+  nt_free(&yo);
+  nt_free(&b8);
+  nt_free(&s32);
+  nt_free(&e);
+  nt_down(st);
+}
+
+TEST(checks_of_phase_one) {
+  aclrtStream st = nt_up();
+  const int64_t d[2] = {2, 3}, d2[1] = {2}, d3[1] = {3};
+  nt_tensor x = nt_make(ACL_FLOAT, 2, d, NULL), o2 = nt_make(ACL_FLOAT, 1, d2, NULL),
+            o3 = nt_make(ACL_FLOAT, 1, d3, NULL), oi = nt_make(ACL_INT64, 1, d2, NULL),
+            oh = nt_make(ACL_FLOAT16, 1, d2, NULL), oc = nt_make(ACL_COMPLEX64, 2, d, NULL);
+  int64_t one[1] = {1}, twice[2] = {1, -1}, far[1] = {2};
+  aclIntArray *a1 = aclCreateIntArray(one, 1), *a2 = aclCreateIntArray(twice, 2), *af = aclCreateIntArray(far, 1);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  NT_FAILS(aclnnReduceSumGetWorkspaceSize(NULL, a1, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR,
+           "self is NULL");
+  NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, NULL, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR,
+           "dims is NULL");
+  NT_FAILS(aclnnAmaxGetWorkspaceSize(x.t, a1, false, NULL, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR, "out is NULL");
+  NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, a1, false, ACL_INT32, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "dtype is ACL_INT32");
+  NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, a1, false, ACL_FLOAT, o3.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "has shape [3]");
+  NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, a2, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "twice");
+  NT_FAILS(aclnnMeanGetWorkspaceSize(x.t, af, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "out of range");
+  NT_FAILS(aclnnMeanGetWorkspaceSize(x.t, a1, false, ACL_INT32, oi.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "dtype is ACL_INT32");
+  NT_FAILS(aclnnAminGetWorkspaceSize(x.t, a1, false, oh.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "self's type");
+  NT_FAILS(aclnnArgMaxGetWorkspaceSize(x.t, 1, false, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "does not take");
+  NT_FAILS(aclnnArgMinGetWorkspaceSize(x.t, 5, false, oi.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "out of range");
+  NT_FAILS(aclnnAmaxGetWorkspaceSize(oc.t, a1, false, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "complex");
+  const int64_t ez[2] = {2, 0};
+  nt_tensor e = nt_make(ACL_FLOAT, 2, ez, NULL);
+  NT_FAILS(aclnnAmaxGetWorkspaceSize(e.t, a1, false, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "empty dims");
+  aclDestroyIntArray(a1);
+  aclDestroyIntArray(a2);
+  aclDestroyIntArray(af);
+  nt_free(&x);
+  nt_free(&o2);
+  nt_free(&o3);
+  nt_free(&oi);
+  nt_free(&oh);
+  nt_free(&oc);
+  nt_free(&e);
+  nt_down(st);
+}
