@@ -96,8 +96,8 @@ static int conv_run(const acl__nn_job *base, char *const *ptr, struct acl__devic
   if (rc == 0 && !j->direct[CV_DST])
     acl__nn_scatter_f32(&base->t[j->ti[CV_DST]], ptr[j->ti[CV_DST]], 0, 0, dense[CV_DST]);
   for (int i = 0; i < CV_N; i++) {
-    free(dense[i]);
-    free(inner[i]);
+    acl__nn_temp_free(dense[i]);
+    acl__nn_temp_free(inner[i]);
   }
   free(bias);
   return rc;

@@ -90,7 +90,7 @@ static int dnnl_home(void *arg) {
       dnnl_stream_wait(stream);
     for (int i = 0; i < made; i++)
       dnnl_memory_destroy(args[i].memory);
-    free(scratch);
+    acl__nn_temp_free(scratch);
   }
   if (stream != NULL)
     dnnl_stream_destroy(stream);
@@ -103,10 +103,7 @@ int acl__nn_dnnl_run(struct acl__device *dev, const acl__nn_dstep *steps, int n)
   return acl__engine_call_home(dnnl_home, &c);
 }
 
-void *acl__nn_dnnl_temp(const dnnl_memory_desc_t *md) {
-  size_t bytes = dnnl_memory_desc_get_size(md);
-  return aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
-}
+void *acl__nn_dnnl_temp(const dnnl_memory_desc_t *md) { return acl__nn_temp(dnnl_memory_desc_get_size(md)); }
 
 dnnl_primitive_attr_t acl__nn_dnnl_attr(void) {
   dnnl_primitive_attr_t attr = NULL;

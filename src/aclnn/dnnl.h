@@ -39,7 +39,7 @@ int acl__nn_dnnl_run(struct acl__device *dev, const acl__nn_dstep *steps, int n)
  * allocates its own, acl__nn_dstep.scratch_md), not oneDNN's per-thread one.
  * NULL when out of memory; dnnl_primitive_attr_destroy when done. */
 dnnl_primitive_attr_t acl__nn_dnnl_attr(void);
-/* A 64-byte aligned buffer for md (free()), or NULL. */
+/* A buffer for md (acl__nn_temp: give it back with acl__nn_temp_free), or NULL. */
 void *acl__nn_dnnl_temp(const dnnl_memory_desc_t *md);
 
 #endif

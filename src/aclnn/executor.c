@@ -538,7 +538,10 @@ void acl__nn_init(const char *config_path) {
             debug ? "requested" : "off");
 }
 
-void acl__nn_finalize(void) { atomic_store(&acl__nn_debug_kernel, 0); }
+void acl__nn_finalize(void) {
+  atomic_store(&acl__nn_debug_kernel, 0);
+  acl__nn_temp_drain();
+}
 
 aclnnStatus aclnnInit(const char *configPath) {
   acl__nn_init(configPath);

@@ -10,6 +10,7 @@
  * it back, moving a dim to the end of a view, and splitting work over the
  * device's executors.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,4 +211,73 @@ int acl__nn_parallel(acl__device *dev, int64_t n, int64_t cost_per_item,
   }
   acl__nn_pwork w = {fn, arg, n, (n + blocks - 1) / blocks};
   return acl__device_parallel_for(dev, (uint32_t)((n + w.per - 1) / w.per), acl__nn_pblock, &w);
+}
+
+/* ---- scratch buffers ------------------------------------------------------------------------- */
+
+/* Buffers of at least ACL__NN_POOL_MIN bytes go back to this pool (at most ACL__NN_POOL_N of them,
+ * ACL__NN_POOL_MAX bytes in all); a request takes the smallest one that holds it and is at most twice
+ * its size.  Each buffer carries its size in a 64-byte header.  acl__nn_pool_lock guards the pool (a
+ * leaf lock). */
+#define ACL__NN_POOL_N 16
+#define ACL__NN_POOL_MIN (64u << 10)
+#define ACL__NN_POOL_MAX ((size_t)256 << 20)
+#define ACL__NN_HDR 64
+
+static pthread_mutex_t acl__nn_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *acl__nn_pool[ACL__NN_POOL_N]; /* headers */
+static int acl__nn_pool_n;
+static size_t acl__nn_pool_bytes;
+
+static size_t acl__nn_temp_size(const void *hdr) { return *(const size_t *)hdr; }
+
+void *acl__nn_temp(size_t bytes) {
+  size_t want = (bytes + 4095) / 4096 * 4096;
+  char *hdr = NULL;
+  if (want >= ACL__NN_POOL_MIN) {
+    pthread_mutex_lock(&acl__nn_pool_lock);
+    int best = -1;
+    for (int i = 0; i < acl__nn_pool_n; i++) {
+      size_t s = acl__nn_temp_size(acl__nn_pool[i]);
+      if (s >= want && s <= 2 * want && (best < 0 || s < acl__nn_temp_size(acl__nn_pool[best])))
+        best = i;
+    }
+    if (best >= 0) {
+      hdr = acl__nn_pool[best];
+      acl__nn_pool[best] = acl__nn_pool[--acl__nn_pool_n];
+      acl__nn_pool_bytes -= acl__nn_temp_size(hdr);
+    }
+    pthread_mutex_unlock(&acl__nn_pool_lock);
+  }
+  if (hdr == NULL) {
+    if ((hdr = aligned_alloc(64, want + ACL__NN_HDR)) == NULL)
+      return NULL;
+    *(size_t *)hdr = want;
+  }
+  return hdr + ACL__NN_HDR;
+}
+
+void acl__nn_temp_free(void *p) {
+  if (p == NULL)
+    return;
+  char *hdr = (char *)p - ACL__NN_HDR;
+  size_t s = acl__nn_temp_size(hdr);
+  if (s >= ACL__NN_POOL_MIN) {
+    pthread_mutex_lock(&acl__nn_pool_lock);
+    if (acl__nn_pool_n < ACL__NN_POOL_N && acl__nn_pool_bytes + s <= ACL__NN_POOL_MAX) {
+      acl__nn_pool[acl__nn_pool_n++] = hdr;
+      acl__nn_pool_bytes += s;
+      hdr = NULL;
+    }
+    pthread_mutex_unlock(&acl__nn_pool_lock);
+  }
+  free(hdr);
+}
+
+void acl__nn_temp_drain(void) {
+  pthread_mutex_lock(&acl__nn_pool_lock);
+  while (acl__nn_pool_n > 0)
+    free(acl__nn_pool[--acl__nn_pool_n]);
+  acl__nn_pool_bytes = 0;
+  pthread_mutex_unlock(&acl__nn_pool_lock);
 }

@@ -115,7 +115,7 @@ static int mm_run(const acl__nn_job *base, char *const *ptr, struct acl__device 
   if (rc == 0 && !j->direct[2])
     mm_epilogue(j, tmp[2], ptr[j->ti[2]], j->has_bias ? ptr[j->ti[3]] : NULL);
   for (int i = 0; i < 3; i++)
-    free(tmp[i]);
+    acl__nn_temp_free(tmp[i]);
   return rc;
 }
 

@@ -391,6 +391,13 @@ int acl__nn_check_dims(const char *api, const char *api2, const char *name, cons
 int acl__nn_check_type(const char *api, const char *api2, const char *what, const char *name, aclDataType t,
                        uint64_t allowed);
 
+/* Scratch buffers of the operators' tasks (64-byte aligned), and their return: large ones are kept in a
+ * small pool for the next task instead of going back to the system, whose fresh pages fault on first
+ * touch at every run (job.c).  acl__nn_temp_drain empties the pool (aclnnFinalize). */
+void *acl__nn_temp(size_t bytes);
+void acl__nn_temp_free(void *p);
+void acl__nn_temp_drain(void);
+
 /* "[2, 3, 4]" */
 const char *acl__nn_shape_text(const int64_t *d, uint64_t n, char *buf, size_t size);
 
