@@ -6,7 +6,10 @@
 #ifndef OP_API_INC_ACLNN_OPS_NN_H_
 #define OP_API_INC_ACLNN_OPS_NN_H_
 
+#include "aclnn_adaptive_avg_pool2d.h"
+#include "aclnn_adaptive_max_pool2d.h"
 #include "aclnn_addmm.h"
+#include "aclnn_avgpool2d.h"
 #include "aclnn_batch_matmul.h"
 #include "aclnn_batch_norm.h"
 #include "aclnn_convolution.h"
@@ -20,6 +23,8 @@
 #include "aclnn_leaky_relu.h"
 #include "aclnn_logsoftmax.h"
 #include "aclnn_matmul.h"
+#include "aclnn_max_pool.h"
+#include "aclnn_max_pool2d_with_indices.h"
 #include "aclnn_mish.h"
 #include "aclnn_mm.h"
 #include "aclnn_prelu.h"

@@ -176,6 +176,10 @@ void acl__nn_gather_i64(const acl__nn_tref *t, const char *base, int k, int64_t 
   ACL__NN_BLOCK_WALK(acl__nn_load_i64(dst + pos, p, st, m, t->dtype));
 }
 
+void acl__nn_scatter_i64(const acl__nn_tref *t, char *base, int k, int64_t outer, const int64_t *src) {
+  ACL__NN_BLOCK_WALK(acl__nn_store_i64(p, st, m, t->dtype, src + pos));
+}
+
 /* ---- parallel work ----------------------------------------------------------------------- */
 
 /* Work below this many element operations runs on the calling thread. */

@@ -376,6 +376,7 @@ void acl__nn_scatter_f32(const acl__nn_tref *t, char *base, int k, int64_t outer
 void acl__nn_gather_f64(const acl__nn_tref *t, const char *base, int k, int64_t outer, double *dst);
 void acl__nn_scatter_f64(const acl__nn_tref *t, char *base, int k, int64_t outer, const double *src);
 void acl__nn_gather_i64(const acl__nn_tref *t, const char *base, int k, int64_t outer, int64_t *dst);
+void acl__nn_scatter_i64(const acl__nn_tref *t, char *base, int k, int64_t outer, const int64_t *src);
 /* Moves dim d of t to the end (the others keep their order). */
 void acl__nn_tref_move_last(acl__nn_tref *t, int d);
 int64_t acl__nn_tref_numel(const acl__nn_tref *t, int from, int to); /* product of dims[from..to) */
