@@ -5,7 +5,7 @@
  *   bench_aclnn_mm [--runs N] [--threads N] [--peer PATH] [--quick] [--only TEXT] [--pause-ms N]
  *
  *   --quick: fewer calls per run, no 1024-cube product; --only: the cases whose name contains TEXT;
- *   --pause-ms: idle time before each side's run (default 50), so that the other side's spinning
+ *   --pause-ms: idle time before each side's run (default 20), so that the other side's spinning
  *   OpenMP workers have gone to sleep.
  *
  * openacl's side: one call is what a program pays per operator, phase 1
@@ -18,7 +18,7 @@
  * the same count), driven over a pipe so that the two sides alternate run by
  * run.
  *
- * Each case: a warm-up on both sides, then N runs (default 7) of ITERS
+ * Each case: a warm-up on both sides, then N runs (default 11) of ITERS
  * calls each (ITERS chosen from the case's work); the table gives per call
  * the median and the minimum over the runs, GFLOP/s of the medians, and the
  * ratio of medians openacl / PyTorch (goal: at most 1.0).
@@ -245,7 +245,7 @@ static void side_call(side *s, aclrtStream stream) {
 }
 
 int main(int argc, char **argv) {
-  int runs = 7, threads = 0, quick = 0, pause_us = 50000;
+  int runs = 11, threads = 0, quick = 0, pause_us = 20000;
   const char *peer = OPENACL_BENCH_MM_PEER, *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
@@ -266,7 +266,7 @@ int main(int argc, char **argv) {
     }
   }
   if (runs < 1 || runs > MAX_RUNS)
-    runs = 7;
+    runs = 11;
   if (threads <= 0) {
     const char *e = getenv("OPENACL_EXECUTOR_THREADS");
     threads = e != NULL && atoi(e) > 0 ? atoi(e) : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -314,7 +314,7 @@ int main(int argc, char **argv) {
     if (strncmp(peer_ask(cmd), "ok", 2) != 0)
       die("peer case");
     double fl = flops(c);
-    int iters = (int)(3e8 / fl);
+    int iters = (int)(1.5e9 / fl); /* about 10 ms of work per run at 150 GFLOP/s */
     iters = iters < 3 ? 3 : iters > 300 ? 300 : iters;
     if (quick)
       iters = iters / 3 + 1;
