@@ -8,6 +8,7 @@
 
 #include "aclnn_adaptive_avg_pool2d.h"
 #include "aclnn_adaptive_max_pool2d.h"
+#include "aclnn_add_rms_norm.h"
 #include "aclnn_addmm.h"
 #include "aclnn_avgpool2d.h"
 #include "aclnn_batch_matmul.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "aclnn/nn.h"
+#include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -29,7 +30,7 @@
 
 enum { NK_LAYER, NK_RMS, NK_BATCH, NK_GROUP };
 /* The tensors of a norm job (their trefs; -1 absent). */
-enum { NT_X, NT_W, NT_B, NT_Y, NT_MEAN, NT_RSTD, NT_RM, NT_RV, NT_N };
+enum { NT_X, NT_W, NT_B, NT_Y, NT_MEAN, NT_RSTD, NT_RM, NT_RV, NT_X2, NT_XOUT, NT_N };
 
 typedef struct norm_job {
   acl__nn_job base;
@@ -38,6 +39,7 @@ typedef struct norm_job {
   /* the views the kernel walks: x and y with the group's dims last (from dim k on); the statistics
    * outputs as one element per group (rank k); LayerNorm / RmsNorm weights as a row */
   acl__nn_tref vx, vy, vmean, vrstd, vw, vb;
+  acl__nn_tref vx2, vxo; /* AddRmsNorm: the second addend and the sum */
   int k;
   int64_t groups, len;   /* groups, elements per group */
   int64_t chans, per_ch; /* GroupNorm: channels per group, elements per channel */
@@ -87,13 +89,21 @@ static void norm_stat(const norm_work *w, int t, const acl__nn_tref *v, int64_t 
 static void norm_groups(int64_t begin, int64_t end, void *arg) {
   norm_work *w = arg;
   const norm_job *j = w->j;
-  float *buf = malloc((size_t)j->len * sizeof(float) + 1);
+  int add = j->ti[NT_X2] >= 0;
+  float *buf = malloc((size_t)j->len * sizeof(float) * (add ? 2 : 1) + 1), *buf2 = buf + j->len;
   if (buf == NULL) {
     __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
     return;
   }
   for (int64_t g = begin; g < end; g++) {
     norm_gather(w, g, buf);
+    if (add) { /* AddRmsNorm: xOut = x1 + x2 in its type, normalised as stored */
+      acl__nn_gather_f32(&j->vx2, P(w, NT_X2), j->k, g, buf2);
+      for (int64_t i = 0; i < j->len; i++)
+        buf[i] += buf2[i];
+      acl__nn_scatter_f32(&j->vxo, (char *)P(w, NT_XOUT), j->k, g, buf);
+      acl__nn_gather_f32(&j->vxo, P(w, NT_XOUT), j->k, g, buf);
+    }
     double mean = 0, var = 0;
     if (j->kind == NK_RMS) {
       for (int64_t i = 0; i < j->len; i++)
@@ -320,42 +330,54 @@ aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(const aclTensor *input, c
 }
 ACL__NN_PHASE2(aclnnLayerNormWithImplMode)
 
-aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, double epsilon,
-                                         const aclTensor *yOut, const aclTensor *rstdOut, uint64_t *workspaceSize,
-                                         aclOpExecutor **executor) {
-  const char *api = __func__, *api2 = "aclnnRmsNorm";
+/* RmsNorm, and AddRmsNorm when x2 is given (x is then x1 + x2, written to xOut). */
+static aclnnStatus rms_norm(const char *api, const char *api2, int add, const char *xname, const aclTensor *x,
+                            const aclTensor *x2, const aclTensor *gamma, double epsilon, const aclTensor *yOut,
+                            const aclTensor *rstdOut, const aclTensor *xOut, uint64_t *workspaceSize,
+                            aclOpExecutor **executor) {
   int rc = 0;
-  if ((rc = norm_tensor(api, api2, "x", x, 1, 0)) != 0 || (rc = norm_tensor(api, api2, "gamma", gamma, 1, 0)) != 0 ||
+  if ((rc = norm_tensor(api, api2, xname, x, 1, 0)) != 0 ||
+      (add && (rc = norm_tensor(api, api2, "x2", x2, 1, 0)) != 0) ||
+      (rc = norm_tensor(api, api2, "gamma", gamma, 1, 0)) != 0 ||
       (rc = norm_tensor(api, api2, "yOut", yOut, 1, 1)) != 0 ||
-      (rc = norm_tensor(api, api2, "rstdOut", rstdOut, 1, 1)) != 0)
+      (rc = norm_tensor(api, api2, "rstdOut", rstdOut, 1, 1)) != 0 ||
+      (add && (rc = norm_tensor(api, api2, "xOut", xOut, 1, 1)) != 0))
     return rc;
   if (workspaceSize == NULL || executor == NULL)
-    return ACL__FAIL(ACLNN_ERR_PARAM_NULLPTR, "%s is NULL", workspaceSize == NULL ? "workspaceSize" : "executor");
+    return acl__fail(api, ACLNN_ERR_PARAM_NULLPTR, __FILE__, __LINE__, "%s is NULL",
+                     workspaceSize == NULL ? "workspaceSize" : "executor");
   int rank = (int)x->ndim, r = (int)gamma->ndim, k = rank - r;
   char s1[200], s2[200];
   int ok = r >= 1 && r <= rank;
   for (int d = 0; ok && d < r; d++)
     ok = gamma->dims[d] == x->dims[k + d];
   if (!ok)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
-                     "gamma %s is not x %s's last dims: RmsNorm normalises the trailing gamma-rank dims of x. Remedy: "
-                     "give gamma x's last dims",
-                     acl__nn_shape_text(gamma->dims, gamma->ndim, s1, sizeof s1),
-                     acl__nn_shape_text(x->dims, x->ndim, s2, sizeof s2));
-  if (!same_dims(yOut, x->dims, rank))
-    return shape_fail(api, "yOut", yOut, x->dims, rank, "x's shape");
-  if (yOut->dtype != x->dtype)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
-                     "yOut is %s but x is %s: RmsNorm writes x's type. Remedy: make them equal",
-                     acl__nn_dtype_name(yOut->dtype), acl__nn_dtype_name(x->dtype));
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "gamma %s is not %s %s's last dims: %s normalises the trailing gamma-rank dims. Remedy: give "
+                     "gamma those dims",
+                     acl__nn_shape_text(gamma->dims, gamma->ndim, s1, sizeof s1), xname,
+                     acl__nn_shape_text(x->dims, x->ndim, s2, sizeof s2), api2);
+  const aclTensor *same[3] = {yOut, add ? x2 : NULL, add ? xOut : NULL};
+  const char *names[3] = {"yOut", "x2", "xOut"};
+  for (int i = 0; i < 3; i++) {
+    if (same[i] == NULL)
+      continue;
+    if (!same_dims(same[i], x->dims, rank))
+      return shape_fail(api, names[i], same[i], x->dims, rank, "x's shape");
+    if (same[i]->dtype != x->dtype)
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s is %s but %s is %s: %s takes and writes one type. Remedy: make them equal", names[i],
+                       acl__nn_dtype_name(same[i]->dtype), xname, acl__nn_dtype_name(x->dtype), api2);
+  }
   int64_t sd[ACL__NN_MAX_RANK];
   for (int d = 0; d < rank; d++)
     sd[d] = d < k ? x->dims[d] : 1;
   if (!same_dims(rstdOut, sd, rank))
     return shape_fail(api, "rstdOut", rstdOut, sd, rank, "x's shape with the normalised dims 1");
   if (rstdOut->dtype != ACL_FLOAT)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "rstdOut is %s; RmsNorm writes it as ACL_FLOAT. Remedy: make it float32",
-                     acl__nn_dtype_name(rstdOut->dtype));
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "rstdOut is %s; %s writes it as ACL_FLOAT. Remedy: make it float32",
+                     acl__nn_dtype_name(rstdOut->dtype), api2);
   norm_job *j = acl__nn_job_new(sizeof *j, norm_run);
   aclOpExecutor *ex = acl__nn_job_exec(api, api2, j != NULL ? &j->base : NULL);
   if (ex == NULL)
@@ -364,18 +386,33 @@ aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *ga
     j->ti[t] = -1;
   j->kind = NK_RMS;
   j->eps = epsilon;
-  j->ti[NT_X] = acl__nn_job_tensor(ex, x, "x", 0);
+  j->ti[NT_X] = acl__nn_job_tensor(ex, x, xname, 0);
+  if (add)
+    j->ti[NT_X2] = acl__nn_job_tensor(ex, x2, "x2", 0);
   j->ti[NT_W] = acl__nn_job_tensor(ex, gamma, "gamma", 0);
   j->ti[NT_Y] = acl__nn_job_tensor(ex, yOut, "yOut", 1);
   j->ti[NT_RSTD] = acl__nn_job_tensor(ex, rstdOut, "rstdOut", 1);
+  if (add)
+    j->ti[NT_XOUT] = acl__nn_job_tensor(ex, xOut, "xOut", 1);
   j->vx = j->base.t[j->ti[NT_X]];
   j->vy = j->base.t[j->ti[NT_Y]];
   j->vw = j->base.t[j->ti[NT_W]];
+  if (add) {
+    j->vx2 = j->base.t[j->ti[NT_X2]];
+    j->vxo = j->base.t[j->ti[NT_XOUT]];
+  }
   j->k = k;
   j->groups = acl__nn_tref_numel(&j->vx, 0, k);
   j->len = acl__nn_tref_numel(&j->vx, k, rank);
   stat_view(&j->base.t[j->ti[NT_RSTD]], k, x->dims, &j->vrstd);
   return norm_finish(j, ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, double epsilon,
+                                         const aclTensor *yOut, const aclTensor *rstdOut, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor) {
+  return rms_norm(__func__, "aclnnRmsNorm", 0, "x", x, NULL, gamma, epsilon, yOut, rstdOut, NULL, workspaceSize,
+                  executor);
 }
 ACL__NN_PHASE2(aclnnRmsNorm)
 
@@ -539,3 +576,11 @@ aclnnStatus aclnnGroupNormGetWorkspaceSize(const aclTensor *self, const aclTenso
   return norm_finish(j, ex, workspaceSize, executor);
 }
 ACL__NN_PHASE2(aclnnGroupNorm)
+
+aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma,
+                                            double epsilon, aclTensor *yOut, aclTensor *rstdOut, aclTensor *xOut,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor) {
+  return rms_norm(__func__, "aclnnAddRmsNorm", 1, "x1", x1, x2, gamma, epsilon, yOut, rstdOut, xOut, workspaceSize,
+                  executor);
+}
+ACL__NN_PHASE2(aclnnAddRmsNorm)

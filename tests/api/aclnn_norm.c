@@ -154,6 +154,51 @@ TEST(rms_norm) {
   nt_down(st);
 }
 
+TEST(add_rms_norm) {
+  aclrtStream st = nt_up();
+  for (int k = 0; k < 3; k++) {
+    aclDataType t = flt3[k];
+    const int64_t d[2] = {3, 8}, gd[1] = {8}, rd[2] = {3, 1};
+    double *a = vals(t, 24, 14, -2, 2), *b = vals(t, 24, 15, -2, 2), *gm = vals(t, 8, 16, 0.5, 2), sum[24], want[24],
+           wr[3];
+    for (int r = 0; r < 3; r++) {
+      double q = 0;
+      for (int i = 0; i < 8; i++) {
+        sum[r * 8 + i] = nt_round(t, a[r * 8 + i] + b[r * 8 + i]);
+        q += sum[r * 8 + i] * sum[r * 8 + i];
+      }
+      wr[r] = 1 / sqrt(q / 8 + 1e-6);
+      for (int i = 0; i < 8; i++)
+        want[r * 8 + i] = nt_round(t, sum[r * 8 + i] * wr[r] * gm[i]);
+    }
+    nt_tensor at = nt_make(t, 2, d, a), bt = nt_make(t, 2, d, b), gt = nt_make(t, 1, gd, gm),
+              yt = nt_make(t, 2, d, NULL), rt = nt_make(ACL_FLOAT, 2, rd, NULL);
+    uint64_t ws;
+    aclOpExecutor *ex;
+    /* xOut is x1 itself: x1 is read from a copy */
+    NT_OK(aclnnAddRmsNormGetWorkspaceSize(at.t, bt.t, gt.t, 1e-6, yt.t, rt.t, at.t, &ws, &ex));
+    nt_run(aclnnAddRmsNorm, ws, ex, st);
+    double *gy = nt_read(&yt), *gx = nt_read(&at), *gr = nt_read(&rt);
+    NT_CHECK_ALL("AddRmsNorm yOut", gy, want, 24, tol(t));
+    NT_CHECK_ALL("AddRmsNorm xOut", gx, sum, 24, 0);
+    NT_CHECK_ALL("AddRmsNorm rstdOut", gr, wr, 3, tol(t));
+    NT_FAILS(aclnnAddRmsNormGetWorkspaceSize(at.t, NULL, gt.t, 1e-6, yt.t, rt.t, at.t, &ws, &ex),
+             ACLNN_ERR_PARAM_NULLPTR, "x2 is NULL");
+    free(gy);
+    free(gx);
+    free(gr);
+    free(a);
+    free(b);
+    free(gm);
+    nt_free(&at);
+    nt_free(&bt);
+    nt_free(&gt);
+    nt_free(&yt);
+    nt_free(&rt);
+  }
+  nt_down(st);
+}
+
 static void batch_case(aclrtStream st, aclDataType t, int training) {
   char what[64];
   snprintf(what, sizeof what, "BatchNorm on %s, %s", nt_name(t), training ? "training" : "inference");
@@ -296,8 +341,8 @@ TEST(checks_of_phase_one) {
            ACLNN_ERR_PARAM_INVALID, "normalizedShape");
   NT_FAILS(aclnnLayerNormGetWorkspaceSize(xi.t, ns, NULL, NULL, 1e-5, o.t, NULL, NULL, &ws, &ex),
            ACLNN_ERR_PARAM_INVALID, "does not take");
-  NT_FAILS(aclnnLayerNormGetWorkspaceSize(x.t, ns, w3.t, NULL, 1e-5, o.t, NULL, NULL, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
-           "weightOptional has shape [3]");
+  NT_FAILS(aclnnLayerNormGetWorkspaceSize(x.t, ns, w3.t, NULL, 1e-5, o.t, NULL, NULL, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "weightOptional has shape [3]");
   NT_FAILS(aclnnRmsNormGetWorkspaceSize(x.t, w3.t, 1e-6, o.t, r.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "last dims");
   NT_FAILS(aclnnRmsNormGetWorkspaceSize(x.t, w4.t, 1e-6, o.t, rh.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "ACL_FLOAT");
   NT_FAILS(aclnnRmsNormGetWorkspaceSize(x.t, w4.t, 1e-6, NULL, r.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR, "yOut is NULL");
