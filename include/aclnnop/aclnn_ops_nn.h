@@ -28,6 +28,7 @@
 #include "aclnn_max_pool2d_with_indices.h"
 #include "aclnn_mish.h"
 #include "aclnn_mm.h"
+#include "aclnn_norm.h"
 #include "aclnn_prelu.h"
 #include "aclnn_relu.h"
 #include "aclnn_rms_norm.h"

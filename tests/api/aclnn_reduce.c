@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "aclnn_util.h"
+#include "aclnnop/aclnn_norm.h"
 
 static const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
                                     ACL_INT16, ACL_INT32,   ACL_INT64, ACL_UINT8,  ACL_BOOL};
@@ -272,5 +273,111 @@ TEST(checks_of_phase_one) {
   nt_free(&oh);
   nt_free(&oc);
   nt_free(&e);
+  nt_down(st);
+}
+
+/* Max / Min of all elements, MaxDim / MinDim, Prod / ProdDim, LogSumExp, Norm on a [2, 3] tensor. */
+TEST(max_min_dim_prod_logsumexp_norm) {
+  aclrtStream st = nt_up();
+  const int64_t d[2] = {2, 3}, d2[1] = {2}, d3[1] = {3}, one[1] = {1};
+  double v[6] = {1, -4, 2.5, 3, 0.5, -2};
+  uint64_t ws;
+  aclOpExecutor *ex;
+  for (int k = 0; k < 3; k++) {
+    aclDataType t = k == 0 ? ACL_FLOAT : k == 1 ? ACL_FLOAT16 : ACL_INT32;
+    double tv[6];
+    for (int i = 0; i < 6; i++)
+      tv[i] = nt_round(t, v[i]);
+    nt_tensor x = nt_make(t, 2, d, tv), o0 = nt_make(t, 0, NULL, NULL), o1 = nt_make(t, 1, one, NULL),
+              od = nt_make(t, 1, d2, NULL), oi = nt_make(ACL_INT64, 1, d2, NULL);
+    NT_OK(aclnnMaxGetWorkspaceSize(x.t, o0.t, &ws, &ex));
+    nt_run(aclnnMax, ws, ex, st);
+    double *g = nt_read(&o0);
+    CHECK(g[0] == tv[3]);
+    free(g);
+    NT_OK(aclnnMinGetWorkspaceSize(x.t, o1.t, &ws, &ex)); /* a one-element [1] out works too */
+    nt_run(aclnnMin, ws, ex, st);
+    g = nt_read(&o1);
+    CHECK(g[0] == tv[1]);
+    free(g);
+    NT_OK(aclnnMaxDimGetWorkspaceSize(x.t, 1, false, od.t, oi.t, &ws, &ex));
+    nt_run(aclnnMaxDim, ws, ex, st);
+    double *gv = nt_read(&od), *gi = nt_read(&oi), wv[2] = {tv[2], tv[3]}, wi[2] = {2, 0};
+    NT_CHECK_ALL("MaxDim values", gv, wv, 2, 0);
+    NT_CHECK_ALL("MaxDim indices", gi, wi, 2, 0);
+    free(gv);
+    free(gi);
+    NT_OK(aclnnMinDimGetWorkspaceSize(x.t, -1, false, od.t, oi.t, &ws, &ex));
+    nt_run(aclnnMinDim, ws, ex, st);
+    gv = nt_read(&od);
+    gi = nt_read(&oi);
+    double mv[2] = {tv[1], tv[5]}, mi[2] = {1, 2};
+    NT_CHECK_ALL("MinDim values", gv, mv, 2, 0);
+    NT_CHECK_ALL("MinDim indices", gi, mi, 2, 0);
+    free(gv);
+    free(gi);
+    /* products: all, then along dim 0 in the same type */
+    NT_OK(aclnnProdGetWorkspaceSize(x.t, t, o0.t, &ws, &ex));
+    nt_run(aclnnProd, ws, ex, st);
+    g = nt_read(&o0);
+    double pa = 1;
+    for (int i = 0; i < 6; i++)
+      pa *= tv[i];
+    CHECK(g[0] == nt_round(t, pa));
+    free(g);
+    nt_tensor o3 = nt_make(t, 1, d3, NULL);
+    NT_OK(aclnnProdDimGetWorkspaceSize(x.t, 0, false, t, o3.t, &ws, &ex));
+    nt_run(aclnnProdDim, ws, ex, st);
+    g = nt_read(&o3);
+    double pd[3] = {nt_round(t, tv[0] * tv[3]), nt_round(t, tv[1] * tv[4]), nt_round(t, tv[2] * tv[5])};
+    NT_CHECK_ALL("ProdDim", g, pd, 3, 0);
+    free(g);
+    nt_free(&o3);
+    nt_free(&x);
+    nt_free(&o0);
+    nt_free(&o1);
+    nt_free(&od);
+    nt_free(&oi);
+  }
+  /* LogSumExp and Norm in float32 over dim 1 */
+  nt_tensor x = nt_make(ACL_FLOAT, 2, d, v), o = nt_make(ACL_FLOAT, 1, d2, NULL);
+  int64_t dim1[1] = {1};
+  aclIntArray *da = aclCreateIntArray(dim1, 1);
+  NT_OK(aclnnLogSumExpGetWorkspaceSize(x.t, da, false, o.t, &ws, &ex));
+  nt_run(aclnnLogSumExp, ws, ex, st);
+  double *g = nt_read(&o), wl[2];
+  for (int r = 0; r < 2; r++)
+    wl[r] = log(exp(v[r * 3]) + exp(v[r * 3 + 1]) + exp(v[r * 3 + 2]));
+  NT_CHECK_ALL("LogSumExp", g, wl, 2, 1e-6);
+  free(g);
+  const double ps[5] = {2, 1, 3, INFINITY, 0};
+  for (int k = 0; k < 5; k++) {
+    aclScalar *p = nt_scalar(ACL_FLOAT, ps[k]);
+    NT_OK(aclnnNormGetWorkspaceSize(x.t, p, da, false, o.t, &ws, &ex));
+    nt_run(aclnnNorm, ws, ex, st);
+    g = nt_read(&o);
+    double wn[2];
+    for (int r = 0; r < 2; r++) {
+      double acc = 0;
+      for (int i = 0; i < 3; i++) {
+        double a = fabs(v[r * 3 + i]);
+        acc = isinf(ps[k]) ? fmax(acc, a) : ps[k] == 0 ? acc + (a != 0) : acc + pow(a, ps[k]);
+      }
+      wn[r] = isinf(ps[k]) || ps[k] == 0 ? acc : pow(acc, 1 / ps[k]);
+    }
+    char what[32];
+    snprintf(what, sizeof what, "Norm p=%g", ps[k]);
+    NT_CHECK_ALL(what, g, wn, 2, 1e-6);
+    free(g);
+    aclDestroyScalar(p);
+  }
+  NT_FAILS(aclnnNormGetWorkspaceSize(x.t, NULL, da, false, o.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR, "pScalar is NULL");
+  NT_FAILS(aclnnMaxDimGetWorkspaceSize(x.t, 1, false, o.t, NULL, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR, "indices is NULL");
+  NT_FAILS(aclnnMaxDimGetWorkspaceSize(x.t, 1, false, o.t, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "does not take");
+  NT_FAILS(aclnnMaxGetWorkspaceSize(x.t, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "has shape [2]");
+  NT_FAILS(aclnnProdGetWorkspaceSize(x.t, ACL_INT32, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "dtype is ACL_INT32");
+  aclDestroyIntArray(da);
+  nt_free(&x);
+  nt_free(&o);
   nt_down(st);
 }
