@@ -36,5 +36,6 @@
 #include "aclnn_silu.h"
 #include "aclnn_softmax.h"
 #include "aclnn_softplus.h"
+#include "aclnn_topk.h"
 
 #endif /* OP_API_INC_ACLNN_OPS_NN_H_ */
