@@ -15,6 +15,7 @@
 #include "aclnn_argsort.h"
 #include "aclnn_atan.h"
 #include "aclnn_ceil.h"
+#include "aclnn_clamp.h"
 #include "aclnn_cos.h"
 #include "aclnn_cosh.h"
 #include "aclnn_cumsum.h"

@@ -302,6 +302,14 @@ static void acl__nn_narrow(void *buf, acl__nn_class c, aclDataType t, int64_t n)
     case ACL__NN_MISH:                                                                         \
       for (int64_t k = 0; k < n; k++) r[k] = a[k] * tanh##S(log1p##S(exp##S(a[k])));           \
       break;                                                                                   \
+    case ACL__NN_CLAMP: {                                                                      \
+      T lo = (T)p->prm[0], hi = (T)p->prm[1];                                                  \
+      for (int64_t k = 0; k < n; k++) {                                                        \
+        T x = a[k] < lo ? lo : a[k];                                                           \
+        r[k] = x > hi ? hi : x;                                                                \
+      }                                                                                        \
+      break;                                                                                   \
+    }                                                                                          \
     default: break;                                                                            \
     }                                                                                          \
   }
@@ -383,6 +391,14 @@ static void acl__nn_ops_i64(const acl__nn_plan *p, int64_t *r, const int64_t *a,
   case ACL__NN_SIGN: for (int64_t k = 0; k < n; k++) r[k] = (a[k] > 0) - (a[k] < 0); break;
   case ACL__NN_RELU: for (int64_t k = 0; k < n; k++) r[k] = a[k] < 0 ? 0 : a[k]; break;
   case ACL__NN_HARDSIGMOID: for (int64_t k = 0; k < n; k++) r[k] = a[k] >= 3; break; /* clip(x/6 + 1/2) truncated */
+  case ACL__NN_CLAMP: {
+    int64_t lo = acl__nn_f2i(p->prm[0]), hi = acl__nn_f2i(p->prm[1]); /* -inf / +inf saturate */
+    for (int64_t k = 0; k < n; k++) {
+      int64_t x = a[k] < lo ? lo : a[k];
+      r[k] = x > hi ? hi : x;
+    }
+    break;
+  }
   default: break;
   }
 }

@@ -167,6 +167,7 @@ typedef enum acl__nn_op {
   ACL__NN_SOFTPLUS,   /* prm[0]: beta, prm[1]: threshold */
   ACL__NN_ELU,        /* prm[0]: alpha, prm[1]: scale, prm[2]: input scale */
   ACL__NN_MISH,
+  ACL__NN_CLAMP,      /* min(max(x, prm[0]), prm[1]) (clamp.c); an absent bound is -inf / +inf */
   ACL__NN_OP_COUNT
 } acl__nn_op;
 

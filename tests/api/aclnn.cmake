@@ -4,7 +4,7 @@
 # and alpha (api/aclnn/semantics/*), and the common layer: objects and
 # status codes (api/aclnn/objects/*), executors and phase 2 on streams
 # (api/aclnn/common/*).
-foreach(t objects ops semantics common activation compare matmul conv norm reduce pool scan)
+foreach(t objects ops semantics common activation compare matmul conv norm reduce pool scan clamp)
   openacl_test(api_aclnn_${t} GROUP api/aclnn/${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/aclnn_${t}.c LABELS threads)
   target_link_libraries(api_aclnn_${t} PRIVATE m)
 endforeach()
