@@ -35,6 +35,7 @@ typedef struct conv_job {
   dnnl_primitive_t reorder[CV_N]; /* NULL: the layouts are equal */
   dnnl_memory_desc_t bias_md, scratch_md;
   dnnl_primitive_t conv;
+  int threads; /* the OpenMP team the primitives were made for */
 } conv_job;
 
 static void conv_destroy(acl__nn_job *base) {
@@ -91,7 +92,7 @@ static int conv_run(const acl__nn_job *base, char *const *ptr, struct acl__devic
       steps[n++] = (acl__nn_dstep){j->reorder[CV_DST],           2,
                                    {DNNL_ARG_FROM, DNNL_ARG_TO}, {&j->prim[CV_DST], &j->user[CV_DST]},
                                    {at[CV_DST], user[CV_DST]},   NULL};
-    rc = acl__nn_dnnl_run(dev, steps, n);
+    rc = acl__nn_dnnl_run(dev, j->threads, steps, n);
   }
   if (rc == 0 && !j->direct[CV_DST])
     acl__nn_scatter_f32(&base->t[j->ti[CV_DST]], ptr[j->ti[CV_DST]], 0, 0, dense[CV_DST]);
@@ -273,6 +274,19 @@ static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int6
   return 0;
 }
 
+typedef struct conv_make {
+  conv_job *j;
+  const conv_args *c;
+  int transposed;
+  int64_t groups;
+  const int64_t *want;
+} conv_make;
+
+static int conv_make_home(void *arg) {
+  const conv_make *m = arg;
+  return conv_primitives(m->j, m->c, m->transposed, m->groups, m->want);
+}
+
 aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
                                              const aclIntArray *stride, const aclIntArray *padding,
                                              const aclIntArray *dilation, bool transposed,
@@ -378,7 +392,9 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
   j->tbias = bias != NULL ? acl__nn_job_tensor(ex, bias, "bias", 0) : -1;
   j->ti[CV_DST] = acl__nn_job_tensor(ex, output, "output", 1);
   ex->empty = acl__nn_numel(output) == 0;
-  if (!ex->empty && conv_primitives(j, &c, transposed, groups, want) != 0) {
+  j->threads = acl__nn_dnnl_threads();
+  conv_make mk = {j, &c, transposed, groups, want};
+  if (!ex->empty && acl__nn_dnnl_make(j->threads, conv_make_home, &mk) != 0) {
     aclDestroyAclOpExecutor(ex);
     return ACL__FAIL(ACLNN_ERR_INNER, "oneDNN has no %sconvolution for input %s and weight %s with these attributes",
                      transposed ? "transposed " : "", acl__nn_shape_text(input->dims, input->ndim, s1, sizeof s1),

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aclnn/dnnl.h"
 #include "model/engine/engine.h"
@@ -52,6 +53,7 @@ int acl__nn_dnnl_is_ref(const_dnnl_primitive_desc_t pd) {
 
 typedef struct dnnl_call {
   struct acl__device *dev;
+  int threads;
   const acl__nn_dstep *steps;
   int n;
 } dnnl_call;
@@ -62,7 +64,7 @@ static int dnnl_home(void *arg) {
   dnnl_engine_t eng = acl__engine_dnnl_cpu();
   dnnl_stream_t stream = NULL;
   acl__device_access_begin(c->dev);
-  acl__engine_set_threads(c->dev->props.executor_threads);
+  acl__engine_set_threads(c->threads); /* the team the primitives were made for (acl__nn_dnnl_make) */
   if (eng == NULL || dnnl_stream_create(&stream, eng, dnnl_stream_default_flags) != dnnl_success)
     rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
   for (int s = 0; s < c->n && rc == 0; s++) {
@@ -98,9 +100,38 @@ static int dnnl_home(void *arg) {
   return rc;
 }
 
-int acl__nn_dnnl_run(struct acl__device *dev, const acl__nn_dstep *steps, int n) {
-  dnnl_call c = {dev, steps, n};
+int acl__nn_dnnl_run(struct acl__device *dev, int threads, const acl__nn_dstep *steps, int n) {
+  dnnl_call c = {dev, threads, steps, n};
   return acl__engine_call_home(dnnl_home, &c);
+}
+
+int acl__nn_dnnl_threads(void) {
+  acl__context *c = acl__context_peek();
+  if (c != NULL && c->dev != NULL && c->dev->props.executor_threads > 0)
+    return c->dev->props.executor_threads;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+typedef struct dnnl_make {
+  int threads;
+  int (*fn)(void *);
+  void *arg;
+} dnnl_make;
+
+static int dnnl_make_home(void *arg) {
+  const dnnl_make *m = arg;
+  acl__engine_set_threads(m->threads);
+  return m->fn(m->arg);
+}
+
+int acl__nn_dnnl_make(int threads, int (*fn)(void *), void *arg) {
+  /* the caller's own team is the one the primitive will run with (the usual case: both the host's cores):
+   * made here, without the two hand-offs to the engine's thread */
+  if (acl__engine_caller_team() == acl__engine_team(threads))
+    return fn(arg);
+  dnnl_make m = {threads, fn, arg};
+  return acl__engine_call_home(dnnl_make_home, &m);
 }
 
 void *acl__nn_dnnl_temp(const dnnl_memory_desc_t *md) { return acl__nn_temp(dnnl_memory_desc_get_size(md)); }

@@ -32,9 +32,17 @@ int acl__nn_dnnl_usable(const acl__nn_tref *t);
 /* pd is oneDNN's reference implementation (slow: the caller may prefer
  * another layout). */
 int acl__nn_dnnl_is_ref(const_dnnl_primitive_desc_t pd);
-/* Runs the steps in order on the engine's thread (device access open):
- * 0 or an aclError. */
-int acl__nn_dnnl_run(struct acl__device *dev, const acl__nn_dstep *steps, int n);
+/* Runs the steps in order on the engine's thread (device access open), with
+ * an OpenMP team of `threads`: 0 or an aclError. */
+int acl__nn_dnnl_run(struct acl__device *dev, int threads, const acl__nn_dstep *steps, int n);
+/* Primitives are made for the team they run with (oneDNN sizes a
+ * primitive's work for the threads of the thread that makes it): fn(arg) on
+ * the calling thread when its team is that one, else on the engine's thread
+ * with that team; its result returned.  threads: the
+ * current context's device's executors (acl__nn_dnnl_threads), which phase
+ * 2 passes to acl__nn_dnnl_run again. */
+int acl__nn_dnnl_threads(void);
+int acl__nn_dnnl_make(int threads, int (*fn)(void *), void *arg);
 /* Attributes for primitives made here: the scratchpad is ours (each run
  * allocates its own, acl__nn_dstep.scratch_md), not oneDNN's per-thread one.
  * NULL when out of memory; dnnl_primitive_attr_destroy when done. */

@@ -44,6 +44,7 @@ typedef struct mm_job {
   int64_t k; /* K: 0 gives zeros, without oneDNN */
   dnnl_primitive_t prim;
   dnnl_memory_desc_t md[3], scratch_md;
+  int threads; /* the OpenMP team the primitive was made for */
 } mm_job;
 
 static void mm_destroy(acl__nn_job *base) {
@@ -110,7 +111,7 @@ static int mm_run(const acl__nn_job *base, char *const *ptr, struct acl__device 
                        {&j->md[0], &j->md[1], &j->md[2]},
                        {buf[0], buf[1], buf[2]},
                        &j->scratch_md};
-    rc = acl__nn_dnnl_run(dev, &s, 1);
+    rc = acl__nn_dnnl_run(dev, j->threads, &s, 1);
   }
   if (rc == 0 && !j->direct[2])
     mm_epilogue(j, tmp[2], ptr[j->ti[2]], j->has_bias ? ptr[j->ti[3]] : NULL);
@@ -149,7 +150,8 @@ static int mm_shape_fail(const char *api, const char *api2, const aclTensor *a, 
 /* Makes the oneDNN primitive for the job's canonical views; chooses which
  * tensors are used where they lie.  0, or -1 when oneDNN refuses even dense
  * float32. */
-static int mm_primitive(mm_job *j) {
+static int mm_primitive(void *arg) {
+  mm_job *j = arg;
   dnnl_engine_t eng = acl__engine_dnnl_cpu();
   if (eng == NULL)
     return -1;
@@ -342,7 +344,8 @@ static aclnnStatus mm_plan(const mm_call *c, uint64_t *workspaceSize, aclOpExecu
   }
   int64_t n_out = acl__nn_numel(out);
   ex->empty = n_out == 0;
-  if (!ex->empty && mm_primitive(j) != 0) {
+  j->threads = acl__nn_dnnl_threads();
+  if (!ex->empty && acl__nn_dnnl_make(j->threads, mm_primitive, j) != 0) {
     aclDestroyAclOpExecutor(ex);
     return acl__fail(api, ACLNN_ERR_INNER, __FILE__, __LINE__, "oneDNN has no matrix product for %s %s and %s %s",
                      c->self_name, acl__nn_shape_text(a->dims, a->ndim, s1, sizeof s1), c->mat2_name,

@@ -18,6 +18,10 @@ dnnl_engine_t acl__engine_dnnl_cpu(void);
 /* The calling thread's OpenMP team for oneDNN's parallel loops (1 under
  * ThreadSanitizer); called on the engine's thread before executing. */
 void acl__engine_set_threads(int threads);
+/* The team acl__engine_set_threads(threads) gives (1 under ThreadSanitizer),
+ * and the calling thread's own (omp_get_max_threads; -1 when unknown). */
+int acl__engine_team(int threads);
+int acl__engine_caller_team(void);
 
 const char *acl__eng_status(dnnl_status_t s);
 /* Dense row-major descriptors of dims (rank 0: one element). */

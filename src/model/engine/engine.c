@@ -47,15 +47,17 @@ int acl__engine_enabled(void) {
  * is looked up rather than linked (the library need not be built with
  * -fopenmp, and clang builds must not pull in a second OpenMP runtime). */
 static void (*omp_set_threads)(int);
+static int (*omp_get_threads)(void);
 static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
 static void omp_lookup(void) {
   *(void **)&omp_set_threads = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+  *(void **)&omp_get_threads = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
 }
 
 /* Engine executions running now, in the whole process. */
 static int engine_running;
 
-void acl__engine_set_threads(int threads) {
+int acl__engine_team(int threads) {
 #if defined(__SANITIZE_THREAD__)
   threads = 1; /* libgomp is not instrumented: a team would only produce false reports */
 #elif defined(__has_feature)
@@ -63,9 +65,18 @@ void acl__engine_set_threads(int threads) {
   threads = 1;
 #endif
 #endif
+  return threads > 0 ? threads : 1;
+}
+
+void acl__engine_set_threads(int threads) {
   pthread_once(&omp_once, omp_lookup);
   if (omp_set_threads != NULL)
-    omp_set_threads(threads > 0 ? threads : 1);
+    omp_set_threads(acl__engine_team(threads));
+}
+
+int acl__engine_caller_team(void) {
+  pthread_once(&omp_once, omp_lookup);
+  return omp_get_threads != NULL ? omp_get_threads() : -1;
 }
 
 /* ---- the OpenMP home thread ------------------------------------------------
