@@ -188,7 +188,7 @@ static void conv_weights_view(const acl__nn_tref *t, int64_t g, int transposed, 
 }
 
 /* Makes the primitives; -1 when oneDNN refuses. */
-static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int64_t g, const int64_t *odims) {
+static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int64_t g) {
   dnnl_engine_t eng = acl__engine_dnnl_cpu();
   if (eng == NULL)
     return -1;
@@ -216,7 +216,6 @@ static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int6
   dnnl_memory_desc_t any[CV_N];
   for (int i = 0; i < CV_N; i++)
     dnnl_memory_desc_init_by_tag(&any[i], j->user[i].ndims, j->user[i].dims, dnnl_f32, dnnl_format_tag_any);
-  (void)odims;
   int64_t oc = out->dims[1];
   dnnl_dims_t st, dl, pl, pr;
   for (int k = 0; k < c->nd; k++) {
@@ -279,12 +278,11 @@ typedef struct conv_make {
   const conv_args *c;
   int transposed;
   int64_t groups;
-  const int64_t *want;
 } conv_make;
 
 static int conv_make_home(void *arg) {
   const conv_make *m = arg;
-  return conv_primitives(m->j, m->c, m->transposed, m->groups, m->want);
+  return conv_primitives(m->j, m->c, m->transposed, m->groups);
 }
 
 aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
@@ -393,7 +391,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
   j->ti[CV_DST] = acl__nn_job_tensor(ex, output, "output", 1);
   ex->empty = acl__nn_numel(output) == 0;
   j->threads = acl__nn_dnnl_threads();
-  conv_make mk = {j, &c, transposed, groups, want};
+  conv_make mk = {j, &c, transposed, groups};
   if (!ex->empty && acl__nn_dnnl_make(j->threads, conv_make_home, &mk) != 0) {
     aclDestroyAclOpExecutor(ex);
     return ACL__FAIL(ACLNN_ERR_INNER, "oneDNN has no %sconvolution for input %s and weight %s with these attributes",
