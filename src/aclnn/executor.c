@@ -385,7 +385,6 @@ static aclnnStatus acl__nn_run_body(const char *api, void *workspace, uint64_t w
       k->temp = acl__mem_dev_ptr(workspace);
     }
   }
-  t->ri_ok = 1; /* carries its plan and addresses, keeps nothing between runs: a capture may record it (graph.c) */
   if (acl__stream_submit(s, t) != 0)
     return acl__fail(api, ACLNN_ERR_RUNTIME_ERROR, __FILE__, __LINE__,
                      "stream %d does not take tasks (it is being destroyed, or host memory ran out)", s->id);
@@ -474,6 +473,7 @@ aclnnStatus acl__nn_job_submit(const char *api, aclOpExecutor *ex, acl__stream *
   __atomic_add_fetch(&ex->job->refs, 1, __ATOMIC_RELAXED);
   k->job = ex->job;
   t->release = acl__nn_jtask_release;
+  t->ri_type = ACL_MODEL_RI_TASK_KERNEL;
   t->ri_ok = 1; /* holds its job and addresses, keeps nothing between runs: a capture may record it (graph.c) */
   if (acl__stream_submit(s, t) != 0)
     return acl__fail(api, ACLNN_ERR_RUNTIME_ERROR, __FILE__, __LINE__,

@@ -104,7 +104,7 @@ static void conv_case(aclrtStream st, const conv_spec *c, aclDataType t, int vie
   if (view) {
     /* input: channels last in memory (N, spatial..., C), seen as N C spatial... */
     int64_t xs[5], sp = nx / (c->n * c->cin);
-    double *sto = malloc((size_t)nx * sizeof(double));
+    double *sto = calloc((size_t)nx, sizeof(double));
     xs[0] = sp * c->cin;
     xs[1] = 1;
     int64_t s = c->cin;
