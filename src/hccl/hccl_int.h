@@ -1,0 +1,236 @@
+/*
+ * hccl_int.h - libhccl.so's internal objects: communicators, the groups of
+ * ranks one process holds of a communicator, collective operations and the
+ * progress engine that moves their messages.
+ *
+ * Shape (docs/distributed.md has the long form):
+ *   comm    one HcclComm handle: one rank of a communicator, driven by the
+ *           thread that set its device.
+ *   group   what the ranks of one communicator living in this process
+ *           share: the rank -> process map, the MPI communicator joining the
+ *           processes (MPI_COMM_NULL when every rank is here), the mailboxes
+ *           of the ranks that talk through host memory.
+ *   op      one collective call: a stream task (openacl/stream_task.h) that
+ *           stages the device buffers into host memory, hands its messages
+ *           to the progress engine, parks its stream, and when woken
+ *           computes the result into device memory.
+ *   msg     one point-to-point transfer of an op: to or from a rank of this
+ *           process (matched in the group's mailbox) or of another process
+ *           (MPI_Isend / MPI_Irecv on the group's MPI communicator).
+ * Every collective is a set of messages between ranks posted at once, the
+ * result computed in rank order, so every rank gets the same bits.
+ *
+ * Threads: the application's (API calls, communicator init), the device
+ * executors (op task functions: staging and results), one progress thread
+ * per process (progress.c: posts, matches and tests messages, enforces
+ * HCCL_EXEC_TIMEOUT, wakes the tasks).  Only task functions touch device
+ * memory; the progress thread touches host staging memory only.
+ *
+ * Lock order (outer first):
+ *   registry lock (comm.c: the live communicators and the groups by id)
+ *   -> group lock (hccl__group.lock: rendezvous state, mailboxes)
+ *   -> engine lock (progress.c: the queue of new ops)
+ *   -> op lock (hccl__op.lock: state, error, task pointer)
+ *   MPI calls are made with no lock held but hccl__mpi_lock (transport_mpi.c),
+ *   which is taken only when MPI gives less than MPI_THREAD_MULTIPLE.
+ */
+#ifndef OPENACL_HCCL_INT_H
+#define OPENACL_HCCL_INT_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hccl/hccl.h"
+#include "openacl/stream_task.h"
+
+#define HCCL__COMM_MAGIC 0x48434f4du /* "HCOM" */
+#define HCCL__NAME_MAX COMM_NAME_MAX_LENGTH
+
+/* ---- errors (hccl_api.c) --------------------------------------------------- */
+
+/* Records "<api> failed: ... HCCL_E_x (n): <detail>" for aclGetRecentErrMsg
+ * and returns code. */
+HcclResult hccl__fail(const char *api, HcclResult code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *hccl__result_name(HcclResult code);
+
+/* ---- environment (hccl_api.c) ------------------------------------------------ */
+
+/* HCCL_EXEC_TIMEOUT in seconds (0 = never), HCCL_CONNECT_TIMEOUT in seconds. */
+int hccl__env_exec_timeout(void);
+int hccl__env_connect_timeout(void);
+uint64_t hccl__now_ns(void);
+
+/* ---- data types and reductions (reduce.c) ----------------------------------- */
+
+/* Element size, 0 for a type HCCL does not know. */
+size_t hccl__dtype_size(HcclDataType t);
+const char *hccl__dtype_name(HcclDataType t);
+const char *hccl__op_name(HcclReduceOp op);
+/* Checks in the vendor's order: 0, HCCL_E_NOT_SUPPORT (recorded for api). */
+HcclResult hccl__check_dtype(const char *api, HcclDataType t, int reducing);
+HcclResult hccl__check_reduce(const char *api, HcclDataType t, HcclReduceOp op);
+/* acc[i] = acc[i] op in[i], for n elements. */
+void hccl__reduce(void *acc, const void *in, uint64_t n, HcclDataType t, HcclReduceOp op);
+
+/* ---- root info (rootinfo.c) ------------------------------------------------ */
+
+/* What HcclRootInfo carries (the rest of its 4108 bytes are zero). */
+typedef struct hccl__rootinfo {
+  uint32_t magic;           /* HCCL__ROOTINFO_MAGIC */
+  uint32_t version;
+  uint64_t id;              /* unique: names the communicator and keys the rendezvous */
+  int32_t root_world;       /* MPI_COMM_WORLD rank of the root process, -1: no MPI job */
+  int32_t root_pid;
+  int32_t root_device;      /* the root's device when it made the info */
+  uint32_t reserved;
+  uint64_t root_start;      /* the root process's start time: with the pid, names the process */
+  char host[64];            /* the root's host name */
+  char name[HCCL__NAME_MAX]; /* default communicator name: "<host>%<pid>_<device>_<id>" */
+} hccl__rootinfo;
+
+#define HCCL__ROOTINFO_MAGIC 0x4f41484bu /* "KHAO" */
+#define HCCL__ROOTINFO_VERSION 1u
+
+/* 0, or HCCL_E_PARA recorded for api when the bytes are no root info. */
+HcclResult hccl__rootinfo_read(const char *api, const HcclRootInfo *ri, hccl__rootinfo *out);
+/* 1 when the root info was made by this very process. */
+int hccl__rootinfo_is_self(const hccl__rootinfo *ri);
+uint64_t hccl__unique_id(void);
+
+/* ---- MPI (transport_mpi.c) ---------------------------------------------------- */
+
+/* Whether this process takes part in an MPI job: MPI initialised already, or
+ * launched by mpirun.  Initialises MPI (MPI_THREAD_MULTIPLE) when launched
+ * but not initialised; never finalises an MPI the application owns.
+ * *world_rank / *world_size: -1 / 0 when not in a job.  0 or a recorded error. */
+HcclResult hccl__mpi_ensure(const char *api, int *world_rank, int *world_size);
+void hccl__mpi_lock(void);
+void hccl__mpi_unlock(void);
+/* Tags for the rendezvous on MPI_COMM_WORLD, from a communicator id. */
+int hccl__mpi_tag(uint64_t id, int which);
+/* Waits for req until the deadline (hccl__now_ns clock), testing.  0 done,
+ * 1 timed out (request cancelled), -1 MPI error. */
+int hccl__mpi_wait(MPI_Request *req, uint64_t deadline_ns);
+
+/* ---- communicators (comm.c) -------------------------------------------------- */
+
+typedef struct hccl__comm hccl__comm;
+typedef struct hccl__group hccl__group;
+typedef struct hccl__op hccl__op;
+typedef struct hccl__msg hccl__msg;
+
+struct hccl__group {
+  uint64_t id;
+  uint32_t nranks;
+  hccl__group *next;          /* the registry's list (registry lock) */
+  pthread_mutex_t lock;       /* guards the fields below but the constants after init */
+  pthread_cond_t cond;        /* rendezvous progress */
+  int refs;                   /* comms of this process + ops still referring to it */
+  hccl__comm **members;       /* [nranks]: this process's comms by rank, NULL for others */
+  uint32_t local_joined;      /* members set so far */
+  int collector;              /* a thread of the root process collects the joins */
+  int mapped;                 /* world[] complete */
+  int ready;                  /* MPI communicator made (or not needed) */
+  int failed;                 /* rendezvous failed: the waiting members give up */
+  /* constants once ready: */
+  int mpi_mode;               /* 1: ranks may be in other processes */
+  int32_t *world;             /* [nranks]: MPI_COMM_WORLD rank of each rank's process, -1 local mode */
+  int32_t *proc;              /* [nranks]: rank in `mpi` of each rank's process, -1 for this one */
+  int my_world;
+  MPI_Comm mpi;               /* MPI_COMM_NULL when all ranks are in this process */
+  int mpi_broken;             /* an MPI request could not be finished: never free `mpi` */
+  /* mailboxes (group lock): unmatched sends and receives by (src, dst) */
+  hccl__msg **box_send, **box_recv; /* [nranks * nranks] FIFO heads */
+};
+
+struct hccl__comm {
+  uint32_t magic;
+  hccl__comm *next;            /* live list (registry lock) */
+  hccl__group *g;
+  uint32_t rank, nranks;
+  int32_t device;
+  char name[HCCL__NAME_MAX];
+  int exec_timeout_s;          /* 0: wait forever */
+  int sub;                     /* made by HcclCreateSubCommConfig (no further split) */
+  atomic_int inflight;         /* ops queued and not yet released */
+  atomic_int async_error;      /* HcclResult of the first failed op */
+  atomic_int status;           /* HcclCommStatus */
+};
+
+/* The comm behind a handle, NULL (recorded HCCL_E_PTR / HCCL_E_PARA) when it is none. */
+hccl__comm *hccl__comm_get(const char *api, HcclComm h, HcclResult *rc);
+/* Creates rank `rank` of the communicator `ri` describes, on the calling
+ * thread's current device, waiting for the other ranks (HCCL_CONNECT_TIMEOUT). */
+HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinfo *ri, uint32_t rank,
+                           const HcclCommConfig *cfg, hccl__comm **out);
+HcclResult hccl__comm_init_all(const char *api, uint32_t ndev, const int32_t *devices, HcclComm *comms);
+HcclResult hccl__comm_destroy(const char *api, hccl__comm *c);
+hccl__comm *hccl__comm_find_name(const char *name);
+/* Reads a config into the comm (name, exec timeout) and checks it. */
+HcclResult hccl__config_apply(const char *api, const HcclCommConfig *cfg, char *name, int *exec_timeout);
+void hccl__group_unref(hccl__group *g);
+
+/* ---- operations (ops.c, progress.c) ------------------------------------------- */
+
+enum { HCCL__OP_NEW = 0, HCCL__OP_POSTED, HCCL__OP_DONE };
+
+struct hccl__msg {
+  hccl__msg *next;             /* mailbox FIFO (group lock) */
+  hccl__op *op;
+  int send;                    /* 1 send, 0 receive */
+  uint32_t peer;               /* the other rank */
+  void *buf;                   /* host staging memory */
+  size_t bytes;
+  int local;                   /* peer in this process: mailbox */
+  int done;                    /* progress thread (local: group lock) */
+  int posted;                  /* MPI request live */
+  MPI_Request req;
+};
+
+typedef void (*hccl__finish_fn)(hccl__op *op);
+
+struct hccl__op {
+  hccl__comm *comm;
+  hccl__group *g;
+  const char *api;             /* "HcclAllReduce" */
+  pthread_mutex_t lock;        /* guards state, error, errwhat, task */
+  int state;
+  int error;                   /* aclError the task returns */
+  char errwhat[64];
+  openaclStreamTask *task;     /* NULL once released */
+  int refs;                    /* the task + the engine (op lock) */
+  /* set by the builder, read by the task and the engine */
+  hccl__msg *msgs;
+  uint32_t nmsgs;
+  hccl__finish_fn prepare;     /* task, first run: device -> staging (may be NULL) */
+  hccl__finish_fn finish;      /* task, after the messages: staging -> device (may be NULL) */
+  uint64_t deadline_ns;        /* engine: 0 = none */
+  hccl__op *eng_next;          /* engine lists (engine lock / progress thread) */
+  uint32_t pending;            /* progress thread: messages not done */
+  int zombie;                  /* timed out with MPI requests that would not cancel */
+  /* the call's arguments */
+  HcclDataType dtype;
+  HcclReduceOp redop;
+  uint32_t root;
+  uint64_t count, count2;
+  void *dsend, *drecv;         /* device buffers */
+  void *stage;                 /* host staging: layout is the op's */
+  size_t stage_bytes;
+  uint64_t *vec;               /* copied counts/displacements (V ops), items (batch) */
+  void *extra;
+};
+
+/* Allocates an op of `nmsgs` messages and `stage` staging bytes. */
+hccl__op *hccl__op_new(hccl__comm *c, const char *api, uint32_t nmsgs, size_t stage);
+void hccl__op_unref(hccl__op *op);
+/* Queues the op on the stream as a task: HCCL_SUCCESS, or the error
+ * (recorded) after which the op is gone. */
+HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream);
+/* Progress engine: takes the op's messages (task function, first run). */
+void hccl__engine_post(hccl__op *op);
+
+#endif

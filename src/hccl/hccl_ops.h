@@ -1,0 +1,31 @@
+/*
+ * hccl_ops.h - an operation's plan (op.c runs it, ops.c builds it for each
+ * collective): copies in, messages, a reduction, copies out.
+ */
+#ifndef OPENACL_HCCL_OPS_H
+#define OPENACL_HCCL_OPS_H
+
+#include "hccl/hccl_int.h"
+
+typedef struct hccl__copy {
+  void *dev;     /* device address as host code holds it (translated when used) */
+  size_t off;    /* staging offset */
+  size_t bytes;
+} hccl__copy;
+
+typedef struct hccl__plan {
+  hccl__copy *in, *out;
+  uint32_t nin, in_cap, nout, out_cap;
+  size_t *red_off;   /* staging offsets of the blocks reduced, in rank order, into the first */
+  uint32_t red_n;
+  uint64_t red_count;
+} hccl__plan;
+
+/* Adds message op->nmsgs (the op was made with room for it). */
+void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, size_t bytes);
+/* 0, or -1 out of memory. */
+int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes);
+int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);
+int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64_t count);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * op.c - an operation's life as a stream task: allocation, the task
+ * function (stage in, hand to the progress engine, park; when woken, fail
+ * with the engine's verdict or compute the result out), release.
+ *
+ * The op's plan is data the builders in ops.c fill: messages over the host
+ * staging buffer, copies in (device -> staging) made before the messages,
+ * an optional reduction of n staging blocks into the first, and copies out
+ * (staging -> device) made after.  Only the task function touches device
+ * memory, on a device executor with access enabled.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hccl/hccl_ops.h"
+
+hccl__op *hccl__op_new(hccl__comm *c, const char *api, uint32_t nmsgs, size_t stage) {
+  hccl__op *op = calloc(1, sizeof(*op));
+  if (op == NULL)
+    return NULL;
+  op->comm = c;
+  op->g = c->g;
+  op->api = api;
+  op->refs = 1; /* the task's */
+  op->msgs = nmsgs ? calloc(nmsgs, sizeof(*op->msgs)) : NULL;
+  op->stage_bytes = stage;
+  op->stage = stage ? malloc(stage) : NULL;
+  hccl__plan *p = calloc(1, sizeof(*p));
+  op->extra = p;
+  if ((nmsgs && op->msgs == NULL) || (stage && op->stage == NULL) || p == NULL) {
+    free(op->msgs), free(op->stage), free(p), free(op);
+    return NULL;
+  }
+  pthread_mutex_init(&op->lock, NULL);
+  return op;
+}
+
+void hccl__op_unref(hccl__op *op) {
+  pthread_mutex_lock(&op->lock);
+  int last = --op->refs == 0;
+  pthread_mutex_unlock(&op->lock);
+  if (!last)
+    return;
+  hccl__plan *p = op->extra;
+  if (p != NULL) {
+    free(p->in), free(p->out), free(p->red_off), free(p);
+  }
+  pthread_mutex_destroy(&op->lock);
+  free(op->msgs), free(op->stage), free(op->vec), free(op);
+}
+
+static int hccl__grow(void **arr, uint32_t *cap, uint32_t need, size_t elem) {
+  if (need <= *cap)
+    return 0;
+  uint32_t n = *cap ? *cap * 2 : 8;
+  while (n < need)
+    n *= 2;
+  void *a = realloc(*arr, (size_t)n * elem);
+  if (a == NULL)
+    return -1;
+  *arr = a;
+  *cap = n;
+  return 0;
+}
+
+void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, size_t bytes) {
+  hccl__msg *m = &op->msgs[op->nmsgs++];
+  m->op = op;
+  m->send = send;
+  m->peer = peer;
+  m->buf = op->stage != NULL ? (char *)op->stage + stage_off : NULL;
+  m->bytes = bytes;
+  m->local = op->g->proc[peer] < 0;
+}
+
+int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes) {
+  hccl__plan *p = op->extra;
+  if (bytes == 0)
+    return 0;
+  if (hccl__grow((void **)&p->in, &p->in_cap, p->nin + 1, sizeof(*p->in)) != 0)
+    return -1;
+  p->in[p->nin++] = (hccl__copy){(void *)(uintptr_t)dev, stage_off, bytes};
+  return 0;
+}
+
+int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes) {
+  hccl__plan *p = op->extra;
+  if (bytes == 0)
+    return 0;
+  if (hccl__grow((void **)&p->out, &p->out_cap, p->nout + 1, sizeof(*p->out)) != 0)
+    return -1;
+  p->out[p->nout++] = (hccl__copy){dev, stage_off, bytes};
+  return 0;
+}
+
+int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64_t count) {
+  hccl__plan *p = op->extra;
+  p->red_off = malloc(nblocks * sizeof(size_t));
+  if (p->red_off == NULL)
+    return -1;
+  memcpy(p->red_off, offs, nblocks * sizeof(size_t));
+  p->red_n = nblocks;
+  p->red_count = count;
+  return 0;
+}
+
+static void hccl__stage_in(hccl__op *op) {
+  hccl__plan *p = op->extra;
+  for (uint32_t i = 0; i < p->nin; i++)
+    memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
+}
+
+static void hccl__stage_out(hccl__op *op) {
+  hccl__plan *p = op->extra;
+  char *s = op->stage;
+  for (uint32_t k = 1; k < p->red_n; k++)
+    hccl__reduce(s + p->red_off[0], s + p->red_off[k], p->red_count, op->dtype, op->redop);
+  for (uint32_t i = 0; i < p->nout; i++)
+    memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);
+}
+
+static int hccl__op_run(openaclStreamTask *t, void *arg) {
+  hccl__op *op = arg;
+  pthread_mutex_lock(&op->lock);
+  int st = op->state;
+  if (st == HCCL__OP_NEW) {
+    op->task = t;
+    op->state = HCCL__OP_POSTED;
+  }
+  pthread_mutex_unlock(&op->lock);
+  if (st == HCCL__OP_NEW) {
+    hccl__stage_in(op);
+    if (op->nmsgs == 0) {
+      hccl__stage_out(op);
+      return 0;
+    }
+    hccl__engine_post(op);
+    return OPENACL_STREAM_TASK_PARK;
+  }
+  if (st == HCCL__OP_POSTED)
+    return OPENACL_STREAM_TASK_PARK; /* woken early: the engine's wake will come */
+  if (op->error != 0) {
+    openaclStreamTaskSetWhat(t, op->errwhat);
+    return op->error;
+  }
+  hccl__stage_out(op);
+  return 0;
+}
+
+static void hccl__op_release(void *arg, int ran) {
+  hccl__op *op = arg;
+  (void)ran;
+  pthread_mutex_lock(&op->lock);
+  op->task = NULL;
+  pthread_mutex_unlock(&op->lock);
+  atomic_fetch_sub(&op->comm->inflight, 1);
+  hccl__op_unref(op);
+}
+
+HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
+  hccl__comm *c = op->comm;
+  const char *api = op->api;
+  char what[64];
+  snprintf(what, sizeof(what), "%s (rank %u of %u)", api, c->rank, c->nranks);
+  atomic_fetch_add(&c->inflight, 1);
+  aclError rc = openaclLaunchStreamTask(stream, what, hccl__op_run, hccl__op_release, op);
+  if (rc != ACL_SUCCESS)
+    return hccl__fail(api, HCCL_E_RUNTIME, "the stream refused the task (%d; aclGetRecentErrMsg has the runtime's "
+                      "reason). Remedy: pass a stream of the communicator's device, made by this thread's context",
+                      (int)rc);
+  return HCCL_SUCCESS;
+}

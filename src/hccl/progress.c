@@ -1,0 +1,298 @@
+/*
+ * progress.c - the progress engine: one thread per process that moves the
+ * messages of every operation, so that neither the application's threads
+ * nor the device executors ever wait on MPI.
+ *
+ * An op's task function stages its buffers and hands the op here
+ * (hccl__engine_post), then parks its stream.  The thread posts the op's
+ * messages - local ones into the group's mailboxes (transport_local.c),
+ * remote ones as MPI_Isend / MPI_Irecv on the group's communicator with the
+ * tag (src rank * nranks + dst rank), which with MPI's non-overtaking rule
+ * pairs the k-th send from a to b with the k-th receive - then tests them
+ * until all are done, an MPI call fails (the peer's process is gone:
+ * ACL_ERROR_RT_SUSPECT_REMOTE_ERROR) or HCCL_EXEC_TIMEOUT passes
+ * (ACL_ERROR_RT_STREAM_SYNC_TIMEOUT), and wakes the task.  The failure
+ * names the peer rank, in the task's name, so the stream's synchronisation
+ * reports it.
+ *
+ * Receives of a failed op are cancelled; sends MPI cannot cancel keep the op
+ * alive as a zombie (its staging memory with it) until MPI lets go, and mark
+ * the group's MPI communicator broken (never freed).
+ *
+ * Locks: the engine lock guards the queue of new ops; the thread's active
+ * list is its own.  The op lock is taken to finish an op (then the stream
+ * lock, inside openaclStreamTaskWake).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hccl/hccl_transport.h"
+
+static pthread_mutex_t hccl__eng_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hccl__eng_cond = PTHREAD_COND_INITIALIZER;
+static hccl__op *hccl__eng_new, **hccl__eng_new_tail = &hccl__eng_new; /* engine lock */
+static int hccl__eng_started;                                        /* engine lock */
+
+/* Ends an op: records the outcome and wakes its task (if it still has one). */
+static void hccl__op_end(hccl__op *op, int error, const char *what) {
+  pthread_mutex_lock(&op->lock);
+  op->state = HCCL__OP_DONE;
+  op->error = error;
+  if (what != NULL)
+    snprintf(op->errwhat, sizeof(op->errwhat), "%s", what);
+  if (op->task != NULL)
+    openaclStreamTaskWake(op->task);
+  pthread_mutex_unlock(&op->lock);
+}
+
+static int hccl__mpi_tag_of(hccl__op *op, hccl__msg *m) {
+  uint32_t n = op->g->nranks, me = op->comm->rank;
+  uint64_t t = m->send ? (uint64_t)me * n + m->peer : (uint64_t)m->peer * n + me;
+  return (int)(t % 32000u); /* under the smallest MPI_TAG_UB MPI allows */
+}
+
+/* Posts every message of a new op.  0, or -1 after ending the op. */
+static int hccl__post(hccl__op *op) {
+  char what[64];
+  op->pending = op->nmsgs;
+  for (uint32_t i = 0; i < op->nmsgs; i++) {
+    hccl__msg *m = &op->msgs[i];
+    if (m->local) {
+      if (hccl__local_post(m) != 0) {
+        snprintf(what, sizeof(what), "%s: rank %u and rank %u disagree on the count", op->api, op->comm->rank,
+                 m->peer);
+        for (uint32_t j = 0; j < i; j++)
+          if (op->msgs[j].local && !op->msgs[j].done)
+            hccl__local_cancel(&op->msgs[j]);
+        /* remote ones already posted are left to finish as a zombie below */
+        op->zombie = 1;
+        hccl__op_end(op, ACL_ERROR_RT_PARAM_INVALID, what);
+        return -1;
+      }
+      continue;
+    }
+    int rc;
+    hccl__mpi_lock();
+    if (m->send)
+      rc = MPI_Isend(m->buf, (int)m->bytes, MPI_BYTE, op->g->proc[m->peer], hccl__mpi_tag_of(op, m), op->g->mpi,
+                     &m->req);
+    else
+      rc = MPI_Irecv(m->buf, (int)m->bytes, MPI_BYTE, op->g->proc[m->peer], hccl__mpi_tag_of(op, m), op->g->mpi,
+                     &m->req);
+    hccl__mpi_unlock();
+    if (rc != MPI_SUCCESS) {
+      m->done = -1;
+      m->posted = 0;
+      op->pending--;
+    } else {
+      m->posted = 1;
+    }
+  }
+  return 0;
+}
+
+/* Tests an op's MPI messages.  Returns the first failed message, or NULL. */
+static hccl__msg *hccl__test(hccl__op *op) {
+  hccl__msg *bad = NULL;
+  for (uint32_t i = 0; i < op->nmsgs; i++) {
+    hccl__msg *m = &op->msgs[i];
+    if (m->done < 0 && bad == NULL)
+      bad = m;
+    if (m->local || !m->posted || m->done)
+      continue;
+    int flag = 0;
+    MPI_Status st;
+    hccl__mpi_lock();
+    int rc = MPI_Test(&m->req, &flag, &st);
+    hccl__mpi_unlock();
+    if (rc != MPI_SUCCESS) {
+      m->done = -1;
+      m->posted = 0;
+      op->pending--;
+      if (bad == NULL)
+        bad = m;
+    } else if (flag) {
+      m->posted = 0;
+      int got = 0;
+      if (!m->send)
+        MPI_Get_count(&st, MPI_BYTE, &got);
+      m->done = m->send || (size_t)got == m->bytes ? 1 : -1;
+      op->pending--;
+      if (m->done < 0 && bad == NULL)
+        bad = m;
+    }
+  }
+  return bad;
+}
+
+/* Gives up the messages of an op that failed: local ones leave the
+ * mailboxes, MPI receives are cancelled.  1 when MPI requests remain. */
+static int hccl__abandon(hccl__op *op) {
+  int left = 0;
+  for (uint32_t i = 0; i < op->nmsgs; i++) {
+    hccl__msg *m = &op->msgs[i];
+    if (m->local) {
+      if (!m->done)
+        hccl__local_cancel(m);
+      continue;
+    }
+    if (!m->posted)
+      continue;
+    hccl__mpi_lock();
+    MPI_Cancel(&m->req);
+    int flag = 0;
+    MPI_Test(&m->req, &flag, MPI_STATUS_IGNORE);
+    hccl__mpi_unlock();
+    if (flag)
+      m->posted = 0;
+    else
+      left = 1;
+  }
+  return left;
+}
+
+/* 1 when an abandoned op's MPI requests have all finished (or were cancelled). */
+static int hccl__zombie_done(hccl__op *op) {
+  int left = 0;
+  for (uint32_t i = 0; i < op->nmsgs; i++) {
+    hccl__msg *m = &op->msgs[i];
+    if (m->local || !m->posted)
+      continue;
+    int flag = 0;
+    hccl__mpi_lock();
+    int rc = MPI_Test(&m->req, &flag, MPI_STATUS_IGNORE);
+    hccl__mpi_unlock();
+    if (rc != MPI_SUCCESS || flag)
+      m->posted = 0;
+    else
+      left = 1;
+  }
+  return !left;
+}
+
+/* The first message still waiting: the peer to blame for a timeout. */
+static hccl__msg *hccl__first_pending(hccl__op *op) {
+  for (uint32_t i = 0; i < op->nmsgs; i++)
+    if (!op->msgs[i].done)
+      return &op->msgs[i];
+  return NULL;
+}
+
+static void *hccl__engine_main(void *arg) {
+  (void)arg;
+  hccl__op *active = NULL; /* this thread's */
+  unsigned idle = 0;
+  for (;;) {
+    pthread_mutex_lock(&hccl__eng_lock);
+    if (active == NULL) {
+      while (hccl__eng_new == NULL)
+        pthread_cond_wait(&hccl__eng_cond, &hccl__eng_lock);
+    } else if (hccl__eng_new == NULL) {
+      /* something in flight: look again soon, sooner while it is busy */
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += idle < 64 ? 20000 : idle < 1000 ? 200000 : 2000000;
+      ts.tv_sec += ts.tv_nsec / 1000000000L;
+      ts.tv_nsec %= 1000000000L;
+      pthread_cond_timedwait(&hccl__eng_cond, &hccl__eng_lock, &ts);
+    }
+    hccl__op *fresh = hccl__eng_new;
+    hccl__eng_new = NULL;
+    hccl__eng_new_tail = &hccl__eng_new;
+    pthread_mutex_unlock(&hccl__eng_lock);
+
+    int progressed = 0;
+    while (fresh != NULL) {
+      hccl__op *op = fresh;
+      fresh = op->eng_next;
+      op->eng_next = NULL;
+      progressed = 1;
+      hccl__post(op);
+      op->eng_next = active;
+      active = op;
+    }
+    uint64_t now = hccl__now_ns();
+    for (hccl__op **pp = &active; *pp != NULL;) {
+      hccl__op *op = *pp;
+      int drop = 0;
+      if (op->zombie) {
+        drop = hccl__zombie_done(op);
+      } else {
+        uint32_t before = op->pending;
+        hccl__msg *bad = hccl__test(op);
+        if (op->pending != before)
+          progressed = 1;
+        char what[64];
+        if (bad != NULL) {
+          snprintf(what, sizeof(what), "%s: rank %u lost peer rank %u", op->api, op->comm->rank, bad->peer);
+          fprintf(stderr, "hccl: %s on communicator %s, rank %u: the transfer %s rank %u failed: its process is "
+                          "gone or the counts differ\n",
+                  op->api, op->comm->name, op->comm->rank, bad->send ? "to" : "from", bad->peer);
+          op->zombie = hccl__abandon(op);
+          if (op->zombie)
+            op->g->mpi_broken = 1;
+          atomic_store(&op->comm->async_error, HCCL_E_REMOTE);
+          hccl__op_end(op, ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, what);
+          drop = !op->zombie;
+        } else if (op->pending == 0) {
+          hccl__op_end(op, 0, NULL);
+          drop = 1;
+        } else if (op->deadline_ns != 0 && now >= op->deadline_ns) {
+          hccl__msg *m = hccl__first_pending(op);
+          uint32_t peer = m != NULL ? m->peer : 0;
+          snprintf(what, sizeof(what), "%s: rank %u timed out on peer rank %u", op->api, op->comm->rank, peer);
+          fprintf(stderr, "hccl: %s on communicator %s, rank %u: no %s rank %u within HCCL_EXEC_TIMEOUT (%d s): "
+                          "the peer stalled, died, or issued another operation\n",
+                  op->api, op->comm->name, op->comm->rank, m != NULL && m->send ? "receive by" : "data from", peer,
+                  op->comm->exec_timeout_s);
+          op->zombie = hccl__abandon(op);
+          if (op->zombie)
+            op->g->mpi_broken = 1;
+          atomic_store(&op->comm->async_error, HCCL_E_TIMEOUT);
+          hccl__op_end(op, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, what);
+          drop = !op->zombie;
+        }
+      }
+      if (drop) {
+        *pp = op->eng_next;
+        hccl__op_unref(op);
+      } else {
+        pp = &op->eng_next;
+      }
+    }
+    idle = progressed ? 0 : idle + 1;
+  }
+  return NULL;
+}
+
+void hccl__engine_post(hccl__op *op) {
+  if (op->comm->exec_timeout_s > 0)
+    op->deadline_ns = hccl__now_ns() + (uint64_t)op->comm->exec_timeout_s * 1000000000u;
+  pthread_mutex_lock(&op->lock);
+  op->refs++; /* the engine's */
+  pthread_mutex_unlock(&op->lock);
+  pthread_mutex_lock(&hccl__eng_lock);
+  if (!hccl__eng_started) {
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &attr, hccl__engine_main, NULL) == 0)
+      hccl__eng_started = 1;
+    pthread_attr_destroy(&attr);
+  }
+  int started = hccl__eng_started;
+  if (started) {
+    op->eng_next = NULL;
+    *hccl__eng_new_tail = op;
+    hccl__eng_new_tail = &op->eng_next;
+    pthread_cond_signal(&hccl__eng_cond);
+  }
+  pthread_mutex_unlock(&hccl__eng_lock);
+  if (!started) {
+    hccl__op_end(op, ACL_ERROR_INTERNAL_ERROR, "HCCL: could not start the progress thread");
+    hccl__op_unref(op);
+  }
+}

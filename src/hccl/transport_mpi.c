@@ -1,0 +1,111 @@
+/*
+ * transport_mpi.c - how libhccl uses Open MPI: joining the application's MPI
+ * job (or initialising MPI when the program was launched by mpirun without
+ * calling MPI_Init), the serialisation our calls need when MPI gives less
+ * than MPI_THREAD_MULTIPLE, the rendezvous tags, and bounded waits.
+ *
+ * We never finalise MPI: when we initialised it, it stays up until the
+ * process exits (Open MPI tears down at exit); when the application did, it
+ * is the application's to finalise after HcclCommDestroy.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "hccl/hccl_int.h"
+
+static pthread_mutex_t hccl__mpi_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t hccl__mpi_init_mutex = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int hccl__mpi_serial; /* 1: MPI gave less than MPI_THREAD_MULTIPLE: serialise our calls */
+static int hccl__mpi_tag_ub = 32767; /* hccl__mpi_init_mutex, then constant */
+
+void hccl__mpi_lock(void) {
+  if (atomic_load_explicit(&hccl__mpi_serial, memory_order_relaxed))
+    pthread_mutex_lock(&hccl__mpi_mutex);
+}
+
+void hccl__mpi_unlock(void) {
+  if (atomic_load_explicit(&hccl__mpi_serial, memory_order_relaxed))
+    pthread_mutex_unlock(&hccl__mpi_mutex);
+}
+
+/* Launched by mpirun / a PMIx launcher (Open MPI sets these for every process). */
+static int hccl__launched_by_mpirun(void) {
+  return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMIX_RANK") != NULL || getenv("PMI_RANK") != NULL;
+}
+
+HcclResult hccl__mpi_ensure(const char *api, int *world_rank, int *world_size) {
+  *world_rank = -1;
+  *world_size = 0;
+  HcclResult rc = HCCL_SUCCESS;
+  pthread_mutex_lock(&hccl__mpi_init_mutex);
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (finalized) {
+    rc = hccl__fail(api, HCCL_E_UNAVAIL, "MPI has been finalised already. Remedy: call MPI_Finalize after the "
+                    "last HcclCommDestroy");
+    goto done;
+  }
+  if (!inited) {
+    if (!hccl__launched_by_mpirun())
+      goto done; /* one process: every rank is in it, no MPI needed */
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+      rc = hccl__fail(api, HCCL_E_NETWORK, "MPI_Init_thread failed. Remedy: check the mpirun line and "
+                      "OMPI_MCA_* settings");
+      goto done;
+    }
+  }
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  if (level < MPI_THREAD_MULTIPLE && !atomic_load(&hccl__mpi_serial)) {
+    atomic_store(&hccl__mpi_serial, 1);
+    fprintf(stderr, "hccl: MPI was initialised without MPI_THREAD_MULTIPLE; libhccl serialises its MPI calls. "
+                    "Prefer MPI_Init_thread(MPI_THREAD_MULTIPLE) in programs that call MPI themselves\n");
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, world_size);
+  void *ub = NULL;
+  int flag = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+  if (flag && ub != NULL && *(int *)ub > 32767)
+    hccl__mpi_tag_ub = *(int *)ub;
+done:
+  pthread_mutex_unlock(&hccl__mpi_init_mutex);
+  return rc;
+}
+
+/* Rendezvous tags on MPI_COMM_WORLD sit at the top of the tag range, 4 per
+ * id modulo 4096 ids, away from the small tags applications use. */
+int hccl__mpi_tag(uint64_t id, int which) {
+  pthread_mutex_lock(&hccl__mpi_init_mutex);
+  int ub = hccl__mpi_tag_ub;
+  pthread_mutex_unlock(&hccl__mpi_init_mutex);
+  return ub - (int)((id % 4096u) * 4u) - which;
+}
+
+int hccl__mpi_wait(MPI_Request *req, uint64_t deadline_ns) {
+  unsigned spins = 0;
+  for (;;) {
+    int flag = 0;
+    hccl__mpi_lock();
+    int rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    hccl__mpi_unlock();
+    if (rc != MPI_SUCCESS)
+      return -1;
+    if (flag)
+      return 0;
+    if (deadline_ns != 0 && hccl__now_ns() >= deadline_ns) {
+      hccl__mpi_lock();
+      MPI_Cancel(req);
+      MPI_Request_free(req);
+      hccl__mpi_unlock();
+      return 1;
+    }
+    struct timespec ts = {0, spins < 100 ? 20000 : 1000000};
+    spins++;
+    nanosleep(&ts, NULL);
+  }
+}
