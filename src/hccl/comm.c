@@ -463,7 +463,7 @@ HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinf
                       (int)ri->root_pid, ri->host);
   }
   if (mpi_mode) {
-    if ((rc = hccl__mpi_ensure(api, &world, &size)) != HCCL_SUCCESS) {
+    if ((rc = hccl__mpi_ensure(api, 1, &world, &size)) != HCCL_SUCCESS) {
       free(c);
       return rc;
     }

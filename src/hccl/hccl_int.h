@@ -106,8 +106,10 @@ uint64_t hccl__unique_id(void);
 /* Whether this process takes part in an MPI job: MPI initialised already, or
  * launched by mpirun.  Initialises MPI (MPI_THREAD_MULTIPLE) when launched
  * but not initialised; never finalises an MPI the application owns.
- * *world_rank / *world_size: -1 / 0 when not in a job.  0 or a recorded error. */
-HcclResult hccl__mpi_ensure(const char *api, int *world_rank, int *world_size);
+ * *world_rank / *world_size: -1 / 0 when not in a job.  With init 0 and MPI
+ * not initialised, the launcher's rank and size are reported (from its
+ * environment) without initialising.  0 or a recorded error. */
+HcclResult hccl__mpi_ensure(const char *api, int init, int *world_rank, int *world_size);
 void hccl__mpi_lock(void);
 void hccl__mpi_unlock(void);
 /* Tags for the rendezvous on MPI_COMM_WORLD, from a communicator id. */

@@ -82,7 +82,7 @@ HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
   if (rootInfo == NULL)
     return hccl__fail(__func__, HCCL_E_PTR, "rootInfo is NULL. Remedy: pass an HcclRootInfo to fill");
   int world = -1, size = 0;
-  HcclResult rc = hccl__mpi_ensure(__func__, &world, &size);
+  HcclResult rc = hccl__mpi_ensure(__func__, 0, &world, &size);
   if (rc != HCCL_SUCCESS)
     return rc;
   int32_t dev = -1;

@@ -4,9 +4,12 @@
  * calling MPI_Init), the serialisation our calls need when MPI gives less
  * than MPI_THREAD_MULTIPLE, the rendezvous tags, and bounded waits.
  *
- * We never finalise MPI: when we initialised it, it stays up until the
- * process exits (Open MPI tears down at exit); when the application did, it
- * is the application's to finalise after HcclCommDestroy.
+ * An MPI the application initialised is the application's to finalise
+ * (after HcclCommDestroy).  One we initialised is finalised at exit (Open
+ * MPI counts a process that initialised and exits without finalising as a
+ * failure of the job): the exit handler takes hccl__mpi_rw for writing and
+ * keeps it, so that a libhccl thread still about to call MPI waits forever
+ * instead of calling into a finalised library while the process ends.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -16,11 +19,13 @@
 #include "hccl/hccl_int.h"
 
 static pthread_mutex_t hccl__mpi_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t hccl__mpi_rw = PTHREAD_RWLOCK_INITIALIZER; /* read: an MPI call; write: finalising */
 static pthread_mutex_t hccl__mpi_init_mutex = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int hccl__mpi_serial; /* 1: MPI gave less than MPI_THREAD_MULTIPLE: serialise our calls */
 static int hccl__mpi_tag_ub = 32767; /* hccl__mpi_init_mutex, then constant */
 
 void hccl__mpi_lock(void) {
+  pthread_rwlock_rdlock(&hccl__mpi_rw);
   if (atomic_load_explicit(&hccl__mpi_serial, memory_order_relaxed))
     pthread_mutex_lock(&hccl__mpi_mutex);
 }
@@ -28,6 +33,15 @@ void hccl__mpi_lock(void) {
 void hccl__mpi_unlock(void) {
   if (atomic_load_explicit(&hccl__mpi_serial, memory_order_relaxed))
     pthread_mutex_unlock(&hccl__mpi_mutex);
+  pthread_rwlock_unlock(&hccl__mpi_rw);
+}
+
+static void hccl__mpi_atexit(void) {
+  pthread_rwlock_wrlock(&hccl__mpi_rw); /* never released: see the top of the file */
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized)
+    MPI_Finalize();
 }
 
 /* Launched by mpirun / a PMIx launcher (Open MPI sets these for every process). */
@@ -35,7 +49,17 @@ static int hccl__launched_by_mpirun(void) {
   return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMIX_RANK") != NULL || getenv("PMI_RANK") != NULL;
 }
 
-HcclResult hccl__mpi_ensure(const char *api, int *world_rank, int *world_size) {
+/* The launcher's rank and size for this process, from its environment. */
+static int hccl__launcher_rank(int *rank, int *size) {
+  const char *r = getenv("OMPI_COMM_WORLD_RANK"), *n = getenv("OMPI_COMM_WORLD_SIZE");
+  if (r == NULL || n == NULL)
+    return 0;
+  *rank = atoi(r);
+  *size = atoi(n);
+  return 1;
+}
+
+HcclResult hccl__mpi_ensure(const char *api, int init, int *world_rank, int *world_size) {
   *world_rank = -1;
   *world_size = 0;
   HcclResult rc = HCCL_SUCCESS;
@@ -51,20 +75,28 @@ HcclResult hccl__mpi_ensure(const char *api, int *world_rank, int *world_size) {
   if (!inited) {
     if (!hccl__launched_by_mpirun())
       goto done; /* one process: every rank is in it, no MPI needed */
+    /* MPI_Init is collective over the job (Open MPI exchanges its
+     * addresses there), so HcclGetRootInfo must not call it: the root would
+     * wait for processes that wait for its root info.  The launcher says
+     * who we are; the communicator's init, which every rank calls, starts
+     * MPI. */
+    if (!init && hccl__launcher_rank(world_rank, world_size))
+      goto done;
     int provided = 0;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
       rc = hccl__fail(api, HCCL_E_NETWORK, "MPI_Init_thread failed. Remedy: check the mpirun line and "
                       "OMPI_MCA_* settings");
       goto done;
     }
+    atexit(hccl__mpi_atexit);
   }
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
-  if (level < MPI_THREAD_MULTIPLE && !atomic_load(&hccl__mpi_serial)) {
+  /* The vendor's samples call plain MPI_Init: then our threads (the
+   * progress thread, the ranks' init) take turns; the application's own
+   * MPI calls are its business, as with any library. */
+  if (level < MPI_THREAD_MULTIPLE)
     atomic_store(&hccl__mpi_serial, 1);
-    fprintf(stderr, "hccl: MPI was initialised without MPI_THREAD_MULTIPLE; libhccl serialises its MPI calls. "
-                    "Prefer MPI_Init_thread(MPI_THREAD_MULTIPLE) in programs that call MPI themselves\n");
-  }
   MPI_Comm_rank(MPI_COMM_WORLD, world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, world_size);
   void *ub = NULL;

@@ -13,3 +13,55 @@ endif()
 
 add_executable(hccl_sample_threads ${CMAKE_CURRENT_LIST_DIR}/sample_threads.c)
 target_link_libraries(hccl_sample_threads PRIVATE hccl ascendcl Threads::Threads)
+target_sources(hccl_sample_threads PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sample_ops.c)
+
+add_executable(hccl_sample_mpi ${CMAKE_CURRENT_LIST_DIR}/sample_mpi.c ${CMAKE_CURRENT_LIST_DIR}/sample_ops.c)
+target_link_libraries(hccl_sample_mpi PRIVATE hccl ascendcl MPI::MPI_C)
+target_compile_definitions(hccl_sample_mpi PRIVATE _GNU_SOURCE)
+
+add_executable(hccl_mpi_checks ${CMAKE_CURRENT_LIST_DIR}/mpi_checks.c)
+target_link_libraries(hccl_mpi_checks PRIVATE hccl ascendcl MPI::MPI_C)
+target_compile_definitions(hccl_mpi_checks PRIVATE _GNU_SOURCE)
+
+openacl_test(hccl_threads GROUP hccl/threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/threads.c LIBS hccl m
+  LABELS threads)
+target_include_directories(hccl_threads PRIVATE ${PROJECT_SOURCE_DIR}/include)
+
+# The samples and mpirun checks, through run_hccl.sh.
+set(hccl_ops allreduce broadcast allgather reducescatter reduce scatter alltoall alltoallv alltoallvc sendrecv
+    batchsendrecv)
+set(hccl_runs)
+foreach(op ${hccl_ops})
+  list(APPEND hccl_runs "threads ${op} 8")
+endforeach()
+list(APPEND hccl_runs "initall allreduce 8" "initall alltoall 4")
+foreach(op ${hccl_ops})
+  list(APPEND hccl_runs "mpi ${op} 4")
+endforeach()
+list(APPEND hccl_runs "mpi allreduce 2" "config allgather 2" "file allreduce 4" "file broadcast 2"
+     "order - 2" "order - 4" "stall - 3" "kill - 3")
+find_program(OPENACL_MPIRUN mpirun)
+foreach(run ${hccl_runs})
+  separate_arguments(args UNIX_COMMAND "${run}")
+  list(GET args 0 mode)
+  list(GET args 1 op)
+  list(GET args 2 n)
+  if(mode STREQUAL "threads" OR mode STREQUAL "initall")
+    set(name hccl/samples/${mode}_${op}_${n})
+    set(labels threads)
+  else()
+    if(NOT OPENACL_MPIRUN)
+      continue()
+    endif()
+    set(name hccl/mpi/${mode}_${op}_${n})
+    string(REPLACE "_-_" "_" name "${name}")
+    set(labels mpi)
+  endif()
+  add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_hccl.sh $<TARGET_FILE_DIR:hccl_sample_mpi>
+    ${mode} ${op} ${n})
+  set(env "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs")
+  if(labels STREQUAL "mpi")
+    list(APPEND env "ASAN_OPTIONS=detect_leaks=0") # Open MPI's own allocations are not ours to account for
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS "${labels}" ENVIRONMENT "${env}")
+endforeach()

@@ -1,0 +1,180 @@
+/*
+ * mpi_checks.c - libhccl under mpirun, beyond the samples:
+ *
+ *   mpi_checks order   the collective is a stream task: HcclAllReduce
+ *                      returns while a host function ahead of it still
+ *                      blocks the stream; copies before and after it on
+ *                      the same stream see it in order; an event recorded
+ *                      after it lets a second stream use the result
+ *   mpi_checks stall   the last rank never joins the operation: the others'
+ *                      synchronisation fails within HCCL_EXEC_TIMEOUT with
+ *                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT naming that rank
+ *   mpi_checks kill    the last rank is killed (SIGKILL) after the
+ *                      communicator is made: the others fail with 507057 or
+ *                      507046 naming it, never hang
+ *
+ * Prints "rank r: ok ..." per rank and exits 0 when what it checks holds.
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "hccl/hccl.h"
+
+static int g_rank;
+
+#define FAIL(...)                                       \
+  do {                                                  \
+    printf("rank %d: FAILED line %d: ", g_rank, __LINE__); \
+    printf(__VA_ARGS__);                                \
+    printf("\n");                                       \
+    fflush(stdout);                                     \
+    return 1;                                           \
+  } while (0)
+#define OK(call)                                        \
+  do {                                                  \
+    int r_ = (int)(call);                               \
+    if (r_ != 0)                                        \
+      FAIL("%s returned %d: %s", #call, r_, aclGetRecentErrMsg()); \
+  } while (0)
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void slow_host_fn(void *arg) {
+  (void)arg;
+  usleep(300000);
+}
+
+static int check_order(HcclComm comm, int rank, int size) {
+  enum { N = 1024 };
+  aclrtStream s, s2;
+  OK(aclrtCreateStream(&s));
+  OK(aclrtCreateStream(&s2));
+  float *host = malloc(N * sizeof(float)), *back = malloc(N * sizeof(float));
+  void *in, *out, *copy, *copy2;
+  OK(aclrtMalloc(&in, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMalloc(&out, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMalloc(&copy, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMalloc(&copy2, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (int i = 0; i < N; i++)
+    host[i] = (float)(rank + i);
+  aclrtEvent ev;
+  OK(aclrtCreateEvent(&ev));
+  /* memset, a slow host function, the input copy, the collective, a copy of
+   * its output: all on one stream, queued before anything ran */
+  OK(aclrtMemsetAsync(out, N * 4, 0xff, N * 4, s));
+  OK(aclrtLaunchHostFunc(s, slow_host_fn, NULL));
+  OK(aclrtMemcpyAsync(in, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  double t0 = now_s();
+  OK(HcclAllReduce(in, out, N, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+  double dt = now_s() - t0;
+  if (dt > 0.2)
+    FAIL("HcclAllReduce took %.3f s to return: it waited instead of queuing", dt);
+  OK(aclrtMemcpyAsync(copy, N * 4, out, N * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+  OK(aclrtRecordEvent(ev, s));
+  OK(aclrtStreamWaitEvent(s2, ev));
+  OK(aclrtMemcpyAsync(copy2, N * 4, out, N * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+  OK(aclrtSynchronizeStream(s2));
+  aclrtEventRecordedStatus st;
+  OK(aclrtQueryEventStatus(ev, &st));
+  if (st != ACL_EVENT_RECORDED_STATUS_COMPLETE)
+    FAIL("the event after the collective is not complete though a stream waiting on it ran");
+  OK(aclrtSynchronizeStream(s));
+  for (int which = 0; which < 2; which++) {
+    OK(aclrtMemcpy(back, N * 4, which ? copy2 : copy, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < N; i++) {
+      float want = (float)(size * (size - 1) / 2 + size * i);
+      if (back[i] != want)
+        FAIL("%s[%d] = %g, want %g", which ? "copy on the second stream" : "copy after", i, back[i], want);
+    }
+  }
+  printf("rank %d: ok order (HcclAllReduce returned in %.3f s, before the stream reached it)\n", rank, dt);
+  OK(aclrtDestroyEvent(ev));
+  aclrtFree(in), aclrtFree(out), aclrtFree(copy), aclrtFree(copy2);
+  free(host), free(back);
+  OK(aclrtDestroyStream(s));
+  OK(aclrtDestroyStream(s2));
+  return 0;
+}
+
+static int check_fault(HcclComm comm, int rank, int size, int kill_it) {
+  int victim = size - 1;
+  if (rank == victim) {
+    if (kill_it) {
+      fflush(stdout);
+      raise(SIGKILL);
+    }
+    int t = atoi(getenv("HCCL_EXEC_TIMEOUT") ? getenv("HCCL_EXEC_TIMEOUT") : "2");
+    sleep((unsigned)t + 2); /* stalls past the others' timeout, then leaves */
+    printf("rank %d: ok stalled\n", rank);
+    return 0;
+  }
+  aclrtStream s;
+  OK(aclrtCreateStream(&s));
+  void *buf;
+  OK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMemset(buf, 4096, 0, 4096));
+  double t0 = now_s();
+  OK(HcclAllReduce(buf, buf, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+  int rc = aclrtSynchronizeStream(s);
+  double dt = now_s() - t0;
+  const char *msg = aclGetRecentErrMsg();
+  char peer[32];
+  snprintf(peer, sizeof(peer), "peer rank %d", victim);
+  if (rc != ACL_ERROR_RT_STREAM_SYNC_TIMEOUT && rc != ACL_ERROR_RT_SUSPECT_REMOTE_ERROR)
+    FAIL("synchronising returned %d, not 507046 or 507057: %s", rc, msg ? msg : "(no message)");
+  if (msg == NULL || strstr(msg, peer) == NULL)
+    FAIL("the message does not name %s: %s", peer, msg ? msg : "(none)");
+  HcclResult async = HCCL_SUCCESS;
+  OK(HcclGetCommAsyncError(comm, &async));
+  if (async != HCCL_E_TIMEOUT && async != HCCL_E_REMOTE)
+    FAIL("HcclGetCommAsyncError gave %d", (int)async);
+  printf("rank %d: ok %s after %.1f s with %d naming %s\n", rank, kill_it ? "kill" : "stall", dt, rc, peer);
+  fflush(stdout);
+  aclrtFree(buf);
+  OK(aclrtDestroyStream(s));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "order";
+  int provided, rank, size;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  g_rank = rank;
+  OK(aclInit(NULL));
+  uint32_t ndev = 0;
+  OK(aclrtGetDeviceCount(&ndev));
+  OK(aclrtSetDevice((int32_t)((uint32_t)rank % ndev)));
+  HcclRootInfo root;
+  if (rank == 0)
+    OK(HcclGetRootInfo(&root));
+  MPI_Bcast(&root, HCCL_ROOT_INFO_BYTES, MPI_CHAR, 0, MPI_COMM_WORLD);
+  HcclComm comm;
+  OK(HcclCommInitRootInfo((uint32_t)size, &root, (uint32_t)rank, &comm));
+  int rc;
+  if (!strcmp(mode, "order"))
+    rc = check_order(comm, rank, size);
+  else
+    rc = check_fault(comm, rank, size, !strcmp(mode, "kill"));
+  if (rc == 0 && !strcmp(mode, "order")) {
+    OK(HcclCommDestroy(comm));
+    OK(aclFinalize());
+    MPI_Finalize();
+  } else {
+    /* after a fault the job cannot finalise together: leave at once */
+    fflush(stdout);
+    _exit(rc);
+  }
+  return rc;
+}

@@ -1,0 +1,117 @@
+#!/bin/sh
+# run_hccl.sh BIN_DIR MODE OP|- NRANKS - runs an HCCL sample program as the
+# vendor's README would and checks what it prints (reference §4):
+#   threads OP N   sample_threads OP: one process, a thread per device (B)
+#   initall OP N   sample_threads OP initall: HcclCommInitAll (D)
+#   mpi OP N       mpirun -n N sample_mpi OP: MPI_Init + MPI_Bcast (A)
+#   config OP N    the same with HcclCommInitRootInfoConfig
+#   file OP N      mpirun -n N sample_mpi OP file PATH: the program never
+#                  calls MPI; the root info goes through a file
+#   order - N      mpirun -n N mpi_checks order: stream order, events
+#   stall - N      the last rank stalls: the others fail in time, naming it
+#   kill - N       the last rank is killed: the others fail, naming it
+# Every mpirun runs on loopback only (as root in CI, hence
+# --allow-run-as-root).  Exits 1 on the first difference, with the output.
+set -eu
+bin=$1
+mode=$2
+op=$3
+n=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/stdout.txt
+
+fail() {
+  echo "run_hccl.sh $mode $op $n: $*" >&2
+  echo "--- output ---" >&2
+  cat "$out" >&2 || true
+  exit 1
+}
+expect_line() { grep -qxF -- "$1" "$out" || fail "no line '$1'"; }
+
+export OPENACL_DEVICE_COUNT=$n
+export OPENACL_SHARED_DEVICE_NAME="hccl_${mode}_${op}_$n"
+export HCCL_EXEC_TIMEOUT=${HCCL_EXEC_TIMEOUT:-20}
+export HCCL_CONNECT_TIMEOUT=${HCCL_CONNECT_TIMEOUT:-20}
+# Open MPI in a container: loopback TCP and shared memory without
+# cross-process copies (CMA needs ptrace rights containers often lack).
+export OMPI_MCA_btl=self,vader,tcp
+export OMPI_MCA_btl_tcp_if_include=lo
+export OMPI_MCA_oob_tcp_if_include=lo
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_plm_rsh_agent=false
+mpirun_n() { mpirun --allow-run-as-root --oversubscribe --bind-to none -n "$n" "$@"; }
+
+# The line rank r prints for `op` with n ranks (inputs as the samples fill them).
+expected() {
+  r=$1
+  awk -v op="$op" -v n="$n" -v r="$r" 'BEGIN {
+    line = "rankId: " r ", output: ["
+    if (op == "allreduce" || (op == "reduce" && r == 0)) for (i = 0; i < n; i++) line = line " " i * n
+    else if (op == "reduce") for (i = 0; i < n; i++) line = line " 0"
+    else if (op == "reducescatter") line = line " " n * r
+    else if (op == "scatter") line = line " " r
+    else if (op == "sendrecv") for (i = 0; i < n; i++) line = line " " r - 1
+    else if (op == "batchsendrecv") for (i = 0; i < n; i++) line = line " " (r + n - 1) % n
+    else for (i = 0; i < n; i++) line = line " " i
+    print line " ]"
+  }'
+}
+
+check_samples() {
+  r=0
+  while [ "$r" -lt "$n" ]; do
+    if [ "$op" != sendrecv ] || [ $((r % 2)) -eq 1 ]; then
+      expect_line "$(expected "$r")"
+    fi
+    r=$((r + 1))
+  done
+}
+
+case $mode in
+threads | initall)
+  extra=""
+  [ "$mode" = initall ] && extra=initall
+  # shellcheck disable=SC2086
+  "$bin/hccl_sample_threads" "$op" $extra > "$out" 2>&1 || fail "exited with status $?"
+  expect_line "Found $n NPU device(s) available"
+  check_samples
+  ;;
+mpi | config)
+  extra=""
+  [ "$mode" = config ] && extra=config
+  # shellcheck disable=SC2086
+  mpirun_n "$bin/hccl_sample_mpi" "$op" $extra > "$out" 2>&1 || fail "mpirun exited with status $?"
+  check_samples
+  ;;
+file)
+  mpirun_n "$bin/hccl_sample_mpi" "$op" file "$work/rootinfo.bin" > "$out" 2>&1 || fail "mpirun exited with status $?"
+  check_samples
+  ;;
+order)
+  mpirun_n "$bin/hccl_mpi_checks" order > "$out" 2>&1 || fail "mpirun exited with status $?"
+  r=0
+  while [ "$r" -lt "$n" ]; do
+    grep -q "^rank $r: ok order" "$out" || fail "rank $r did not report"
+    r=$((r + 1))
+  done
+  ;;
+stall | kill)
+  # The survivors leave without MPI_Finalize and the victim is gone, so
+  # mpirun's status says failure: what counts is each survivor's line, in time.
+  export HCCL_EXEC_TIMEOUT=2
+  start=$(date +%s)
+  mpirun_n --enable-recovery "$bin/hccl_mpi_checks" "$mode" > "$out" 2>&1 || true
+  took=$(($(date +%s) - start))
+  r=0
+  while [ "$r" -lt $((n - 1)) ]; do
+    grep -q "^rank $r: ok $mode .*naming peer rank $((n - 1))" "$out" || fail "rank $r did not fail as expected"
+    r=$((r + 1))
+  done
+  [ "$took" -lt 30 ] || fail "took $took s"
+  ;;
+*)
+  fail "unknown mode"
+  ;;
+esac
+echo "run_hccl.sh $mode $op $n: ok"
