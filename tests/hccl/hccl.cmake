@@ -65,3 +65,13 @@ foreach(run ${hccl_runs})
   endif()
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS "${labels}" ENVIRONMENT "${env}")
 endforeach()
+
+# The headers as users compile them, and libhccl.so's exports.
+add_test(NAME hccl/headers/c11_pedantic_abi
+  COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -pedantic -Wall -Wextra -Werror -Wshadow -Wundef
+          -Wstrict-prototypes -Wmissing-prototypes -I${PROJECT_SOURCE_DIR}/include
+          ${CMAKE_CURRENT_LIST_DIR}/headers_abi.c)
+add_test(NAME hccl/exports/match_map
+  COMMAND sh ${PROJECT_SOURCE_DIR}/tests/api/exports_check.sh match ${CMAKE_NM} $<TARGET_FILE:hccl>
+          ${PROJECT_SOURCE_DIR}/src/hccl/libhccl.map ${PROJECT_SOURCE_DIR}/include)
+set_tests_properties(hccl/headers/c11_pedantic_abi hccl/exports/match_map PROPERTIES TIMEOUT 60)
