@@ -515,10 +515,12 @@ HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinf
       (void)hccl__group_wait(g, &dummy, hccl__now_ns() + 50000000u < deadline ? hccl__now_ns() + 50000000u : deadline);
     }
     if (g->local_joined == nranks) {
-      for (uint32_t r = 0; r < nranks; r++)
-        g->proc[r] = -1;
-      g->mapped = g->ready = 1;
-      pthread_cond_broadcast(&g->cond);
+      if (!g->ready) { /* the first to see it: proc[] is read without the lock once ready */
+        for (uint32_t r = 0; r < nranks; r++)
+          g->proc[r] = -1;
+        g->mapped = g->ready = 1;
+        pthread_cond_broadcast(&g->cond);
+      }
     } else if (!g->failed) {
       char miss[256];
       size_t used = 0;

@@ -176,23 +176,3 @@ HcclResult HcclConfigGetInfo(HcclComm comm, HcclConfigType cfgType, uint32_t inf
   memcpy(info, &m, sizeof(m));
   return HCCL_SUCCESS;
 }
-
-HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm) {
-  (void)clusterInfo, (void)rank, (void)comm;
-  return hccl__fail(__func__, HCCL_E_NOT_SUPPORT, "rank table files are not supported yet. Remedy: use "
-                    "HcclGetRootInfo + HcclCommInitRootInfo");
-}
-
-HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank, HcclCommConfig *config,
-                                         HcclComm *comm) {
-  (void)clusterInfo, (void)rank, (void)config, (void)comm;
-  return hccl__fail(__func__, HCCL_E_NOT_SUPPORT, "rank table files are not supported yet. Remedy: use "
-                    "HcclGetRootInfo + HcclCommInitRootInfoConfig");
-}
-
-HcclResult HcclCreateSubCommConfig(HcclComm *comm, uint32_t rankNum, uint32_t *rankIds, uint64_t subCommId,
-                                   uint32_t subCommRankId, HcclCommConfig *config, HcclComm *subComm) {
-  (void)comm, (void)rankNum, (void)rankIds, (void)subCommId, (void)subCommRankId, (void)config, (void)subComm;
-  return hccl__fail(__func__, HCCL_E_NOT_SUPPORT, "sub-communicators are not supported yet. Remedy: make another "
-                    "communicator with HcclGetRootInfo + HcclCommInitRootInfo over the ranks you need");
-}

@@ -100,6 +100,10 @@ HcclResult hccl__rootinfo_read(const char *api, const HcclRootInfo *ri, hccl__ro
 /* 1 when the root info was made by this very process. */
 int hccl__rootinfo_is_self(const hccl__rootinfo *ri);
 uint64_t hccl__unique_id(void);
+/* Fills a root info naming this process as the root (rank tables and
+ * sub-communicators make theirs without HcclGetRootInfo); name NULL: the
+ * default name. */
+void hccl__rootinfo_fill(hccl__rootinfo *ri, uint64_t id, int32_t root_world, int32_t dev, const char *name);
 
 /* ---- MPI (transport_mpi.c) ---------------------------------------------------- */
 
@@ -214,6 +218,7 @@ struct hccl__op {
   hccl__op *eng_next;          /* engine lists (engine lock / progress thread) */
   uint32_t pending;            /* progress thread: messages not done */
   int zombie;                  /* timed out with MPI requests that would not cancel */
+  int settled;                 /* the task's thread: no longer counted in comm->inflight */
   /* the call's arguments */
   HcclDataType dtype;
   HcclReduceOp redop;

@@ -120,6 +120,16 @@ static void hccl__stage_out(hccl__op *op) {
     memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);
 }
 
+/* The op no longer counts as in flight for HcclCommDestroy: called by the
+ * task's last run, before it returns (so a synchronisation that sees the task
+ * done sees the count down), or by release when the task never finished. */
+static void hccl__op_settle(hccl__op *op) {
+  if (!op->settled) {
+    op->settled = 1;
+    atomic_fetch_sub(&op->comm->inflight, 1);
+  }
+}
+
 static int hccl__op_run(openaclStreamTask *t, void *arg) {
   hccl__op *op = arg;
   pthread_mutex_lock(&op->lock);
@@ -133,6 +143,7 @@ static int hccl__op_run(openaclStreamTask *t, void *arg) {
     hccl__stage_in(op);
     if (op->nmsgs == 0) {
       hccl__stage_out(op);
+      hccl__op_settle(op);
       return 0;
     }
     hccl__engine_post(op);
@@ -142,9 +153,11 @@ static int hccl__op_run(openaclStreamTask *t, void *arg) {
     return OPENACL_STREAM_TASK_PARK; /* woken early: the engine's wake will come */
   if (op->error != 0) {
     openaclStreamTaskSetWhat(t, op->errwhat);
+    hccl__op_settle(op);
     return op->error;
   }
   hccl__stage_out(op);
+  hccl__op_settle(op);
   return 0;
 }
 
@@ -154,7 +167,7 @@ static void hccl__op_release(void *arg, int ran) {
   pthread_mutex_lock(&op->lock);
   op->task = NULL;
   pthread_mutex_unlock(&op->lock);
-  atomic_fetch_sub(&op->comm->inflight, 1);
+  hccl__op_settle(op);
   hccl__op_unref(op);
 }
 

@@ -78,6 +78,23 @@ HcclResult hccl__rootinfo_read(const char *api, const HcclRootInfo *ri, hccl__ro
   return HCCL_SUCCESS;
 }
 
+void hccl__rootinfo_fill(hccl__rootinfo *ri, uint64_t id, int32_t root_world, int32_t dev, const char *name) {
+  memset(ri, 0, sizeof(*ri));
+  ri->magic = HCCL__ROOTINFO_MAGIC;
+  ri->version = HCCL__ROOTINFO_VERSION;
+  ri->id = id;
+  ri->root_world = root_world;
+  ri->root_pid = (int32_t)getpid();
+  ri->root_device = dev;
+  ri->root_start = hccl__self_start();
+  gethostname(ri->host, sizeof(ri->host) - 1);
+  if (name != NULL)
+    snprintf(ri->name, sizeof(ri->name), "%s", name);
+  else /* the vendor's shape: <host ip>%<nic>_<port>_<device>_<timestamp>; ours names host, pid, device, id */
+    snprintf(ri->name, sizeof(ri->name), "%.40s%%%d_%d_%016llx", ri->host, (int)ri->root_pid, (int)dev,
+             (unsigned long long)id);
+}
+
 HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
   if (rootInfo == NULL)
     return hccl__fail(__func__, HCCL_E_PTR, "rootInfo is NULL. Remedy: pass an HcclRootInfo to fill");
@@ -91,18 +108,7 @@ HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo) {
     dev = -1;
   }
   hccl__rootinfo ri;
-  memset(&ri, 0, sizeof(ri));
-  ri.magic = HCCL__ROOTINFO_MAGIC;
-  ri.version = HCCL__ROOTINFO_VERSION;
-  ri.id = hccl__unique_id();
-  ri.root_world = size > 1 ? world : -1;
-  ri.root_pid = (int32_t)getpid();
-  ri.root_device = dev;
-  ri.root_start = hccl__self_start();
-  gethostname(ri.host, sizeof(ri.host) - 1);
-  /* the vendor's shape: <host ip>%<nic>_<port>_<device>_<timestamp>; ours names host, pid, device, id */
-  snprintf(ri.name, sizeof(ri.name), "%.40s%%%d_%d_%016llx", ri.host, (int)ri.root_pid, (int)dev,
-           (unsigned long long)ri.id);
+  hccl__rootinfo_fill(&ri, hccl__unique_id(), size > 1 ? world : -1, dev, NULL);
   memset(rootInfo->internal, 0, sizeof(rootInfo->internal));
   memcpy(rootInfo->internal, &ri, sizeof(ri));
   return HCCL_SUCCESS;

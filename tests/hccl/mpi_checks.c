@@ -9,6 +9,8 @@
  *   mpi_checks stall   the last rank never joins the operation: the others'
  *                      synchronisation fails within HCCL_EXEC_TIMEOUT with
  *                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT naming that rank
+ *   mpi_checks subcomm even and odd ranks each make a sub-communicator
+ *                      (HcclCreateSubCommConfig) and all-reduce in it
  *   mpi_checks kill    the last rank is killed (SIGKILL) after the
  *                      communicator is made: the others fail with 507057 or
  *                      507046 naming it, never hang
@@ -145,6 +147,32 @@ static int check_fault(HcclComm comm, int rank, int size, int kill_it) {
   return 0;
 }
 
+static int check_subcomm(HcclComm comm, int rank, int size) {
+  uint32_t ids[64], k = 0;
+  for (int r = rank % 2; r < size; r += 2)
+    ids[k++] = (uint32_t)r;
+  HcclComm sub = NULL;
+  OK(HcclCreateSubCommConfig(&comm, k, ids, (uint64_t)(rank % 2), (uint32_t)(rank / 2), NULL, &sub));
+  aclrtStream s;
+  OK(aclrtCreateStream(&s));
+  int32_t h = rank, out = -1, want = 0;
+  for (uint32_t i = 0; i < k; i++)
+    want += (int32_t)ids[i];
+  void *d;
+  OK(aclrtMalloc(&d, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMemcpy(d, 4, &h, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  OK(HcclAllReduce(d, d, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, sub, s));
+  OK(aclrtSynchronizeStream(s));
+  OK(aclrtMemcpy(&out, 4, d, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  if (out != want)
+    FAIL("sub-communicator sum %d, want %d", out, want);
+  printf("rank %d: ok subcomm (%u ranks, sum %d)\n", rank, k, out);
+  OK(aclrtFree(d));
+  OK(aclrtDestroyStream(s));
+  OK(HcclCommDestroy(sub));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "order";
   int provided, rank, size;
@@ -165,9 +193,11 @@ int main(int argc, char **argv) {
   int rc;
   if (!strcmp(mode, "order"))
     rc = check_order(comm, rank, size);
+  else if (!strcmp(mode, "subcomm"))
+    rc = check_subcomm(comm, rank, size);
   else
     rc = check_fault(comm, rank, size, !strcmp(mode, "kill"));
-  if (rc == 0 && !strcmp(mode, "order")) {
+  if (rc == 0 && (!strcmp(mode, "order") || !strcmp(mode, "subcomm"))) {
     OK(HcclCommDestroy(comm));
     OK(aclFinalize());
     MPI_Finalize();

@@ -5,9 +5,11 @@
 #   initall OP N   sample_threads OP initall: HcclCommInitAll (D)
 #   mpi OP N       mpirun -n N sample_mpi OP: MPI_Init + MPI_Bcast (A)
 #   config OP N    the same with HcclCommInitRootInfoConfig
+#   ranktable OP N mpirun -n N sample_mpi OP ranktable PATH: a rank table (C)
 #   file OP N      mpirun -n N sample_mpi OP file PATH: the program never
 #                  calls MPI; the root info goes through a file
 #   order - N      mpirun -n N mpi_checks order: stream order, events
+#   subcomm - N    mpirun -n N mpi_checks subcomm: sub-communicators
 #   stall - N      the last rank stalls: the others fail in time, naming it
 #   kill - N       the last rank is killed: the others fail, naming it
 # Every mpirun runs on loopback only (as root in CI, hence
@@ -84,15 +86,33 @@ mpi | config)
   mpirun_n "$bin/hccl_sample_mpi" "$op" $extra > "$out" 2>&1 || fail "mpirun exited with status $?"
   check_samples
   ;;
+ranktable)
+  # the vendor's version 1.0 shape, one server, every value a string
+  {
+    printf '{"status": "completed", "version": "1.0", "server_count": "1",\n'
+    printf ' "server_list": [{"server_id": "node_0", "device": [\n'
+    r=0
+    while [ "$r" -lt "$n" ]; do
+      sep=","
+      [ "$r" -eq $((n - 1)) ] && sep=""
+      printf '  {"device_id": "%d", "device_ip": "192.168.1.%d", "rank_id": "%d"}%s\n' "$r" $((r + 8)) "$r" "$sep"
+      r=$((r + 1))
+    done
+    printf ' ]}]}\n'
+  } > "$work/rank_table.json"
+  mpirun_n "$bin/hccl_sample_mpi" "$op" ranktable "$work/rank_table.json" > "$out" 2>&1 ||
+    fail "mpirun exited with status $?"
+  check_samples
+  ;;
 file)
   mpirun_n "$bin/hccl_sample_mpi" "$op" file "$work/rootinfo.bin" > "$out" 2>&1 || fail "mpirun exited with status $?"
   check_samples
   ;;
-order)
-  mpirun_n "$bin/hccl_mpi_checks" order > "$out" 2>&1 || fail "mpirun exited with status $?"
+order | subcomm)
+  mpirun_n "$bin/hccl_mpi_checks" "$mode" > "$out" 2>&1 || fail "mpirun exited with status $?"
   r=0
   while [ "$r" -lt "$n" ]; do
-    grep -q "^rank $r: ok order" "$out" || fail "rank $r did not report"
+    grep -q "^rank $r: ok $mode" "$out" || fail "rank $r did not report"
     r=$((r + 1))
   done
   ;;

@@ -10,6 +10,9 @@
  *                                        root info to PATH, the others read it
  *   mpirun -n N sample_mpi OP config     MPI_Init, HcclCommInitRootInfoConfig
  *                                        with the sample's config
+ *   mpirun -n N sample_mpi OP ranktable PATH
+ *                                        MPI_Init, HcclCommInitClusterInfoConfig
+ *                                        with the rank table at PATH (§4 C)
  *
  * Device = rank % device count, as hccl_test picks it.  Prints
  * "rankId: <r>, output: [ ... ]" like the vendor's samples.
@@ -64,7 +67,11 @@ int main(int argc, char **argv) {
   CHECK("acl", aclrtSetDevice(dev));
   HcclRootInfo root;
   memset(&root, 0, sizeof(root));
-  if (use_mpi) {
+  int table = !strcmp(mode, "ranktable");
+  if (table) {
+    if (argc < 4)
+      return 2;
+  } else if (use_mpi) {
     if (rank == 0)
       CHECK("hccl", HcclGetRootInfo(&root));
     MPI_Bcast(&root, HCCL_ROOT_INFO_BYTES, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -87,7 +94,11 @@ int main(int argc, char **argv) {
     }
   }
   HcclComm comm = NULL;
-  if (!strcmp(mode, "config")) {
+  if (table) {
+    HcclCommConfig config;
+    HcclCommConfigInit(&config);
+    CHECK("hccl", HcclCommInitClusterInfoConfig(argv[3], (uint32_t)rank, &config, &comm));
+  } else if (!strcmp(mode, "config")) {
     HcclCommConfig config;
     HcclCommConfigInit(&config);
     config.hcclBufferSize = 1024;

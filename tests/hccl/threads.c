@@ -640,8 +640,6 @@ TEST(init_checks) {
   CHECK_INT_EQ(HcclCommInitAll(2, devs, two), HCCL_E_PARA);
   CHECK_INT_EQ(HcclCommInitAll(0, devs, two), HCCL_E_PARA);
   CHECK_INT_EQ(HcclCommInitAll(2, NULL, two), HCCL_E_PTR);
-  /* not yet: rank tables, sub-communicators */
-  CHECK_INT_EQ(HcclCommInitClusterInfo("rank_table.json", 0, &comm), HCCL_E_NOT_SUPPORT);
   ACL_OK(aclrtFree(d));
   ACL_OK(aclrtDestroyStream(s));
   HCCL_OK(HcclCommDestroy(comm));
@@ -780,3 +778,127 @@ TEST(connect_timeout_names_the_missing_rank) {
   pthread_join(th, NULL);
   ACL_OK(aclFinalize());
 }
+
+/* ---- rank tables (pattern C in one process) ------------------------------------------------------------ */
+
+static const char *write_table(const char *name, const char *text) {
+  static char path[256];
+  snprintf(path, sizeof(path), "%s/hccl_%s_%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name,
+           (int)getpid());
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static const char *g_table;
+static void *table_rank(void *arg) {
+  uint32_t r = (uint32_t)(uintptr_t)arg;
+  ACL_OK(aclrtSetDevice((int32_t)r));
+  HcclComm comm = NULL;
+  HcclCommConfig cfg;
+  HcclCommConfigInit(&cfg);
+  if (r % 2)
+    HCCL_OK(HcclCommInitClusterInfoConfig(g_table, r, &cfg, &comm));
+  else
+    HCCL_OK(HcclCommInitClusterInfo(g_table, r, &comm));
+  uint32_t v;
+  HCCL_OK(HcclGetRankSize(comm, &v));
+  CHECK_INT_EQ(v, 4);
+  char name[COMM_NAME_MAX_LENGTH];
+  HCCL_OK(HcclGetCommName(comm, name));
+  CHECK_STR_EQ(name, "hccl_world_group");
+  aclrtStream s;
+  ACL_OK(aclrtCreateStream(&s));
+  int32_t h = (int32_t)r + 1, out = 0;
+  int32_t *d = dev_alloc(4);
+  to_dev(d, &h, 4);
+  HCCL_OK(HcclAllReduce(d, d, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_PROD, comm, s));
+  ACL_OK(aclrtSynchronizeStream(s));
+  from_dev(&out, d, 4);
+  CHECK_INT_EQ(out, 24);
+  ACL_OK(aclrtFree(d));
+  ACL_OK(aclrtDestroyStream(s));
+  HCCL_OK(HcclCommDestroy(comm));
+  return NULL;
+}
+
+TEST(rank_table) {
+  ACL_OK(aclInit(NULL));
+  ACL_OK(aclrtSetDevice(0));
+  g_table = write_table("table", "{\"status\": \"completed\", \"version\": \"1.0\", \"server_count\": \"1\",\n"
+                        " \"server_list\": [{\"server_id\": \"node_0\", \"device\": [\n"
+                        "  {\"device_id\": \"0\", \"device_ip\": \"192.168.1.8\", \"rank_id\": \"0\"},\n"
+                        "  {\"device_id\": \"1\", \"device_ip\": \"192.168.1.9\", \"rank_id\": \"1\"},\n"
+                        "  {\"device_id\": \"2\", \"device_ip\": \"192.168.1.10\", \"rank_id\": \"2\"},\n"
+                        "  {\"device_id\": \"3\", \"device_ip\": \"192.168.1.11\", \"rank_id\": \"3\"}]}]}\n");
+  pthread_t th[4];
+  for (uintptr_t i = 0; i < 4; i++)
+    pthread_create(&th[i], NULL, table_rank, (void *)i);
+  for (int i = 0; i < 4; i++)
+    pthread_join(th[i], NULL);
+  unlink(g_table);
+  /* what is refused */
+  HcclComm comm = NULL;
+  CHECK_INT_EQ(HcclCommInitClusterInfo(NULL, 0, &comm), HCCL_E_PTR);
+  CHECK_INT_EQ(HcclCommInitClusterInfo("/nonexistent/rank_table.json", 0, &comm), HCCL_E_OPEN_FILE_FAILURE);
+  const char *p = write_table("bad", "{\"status\": \"completed\", \"server_list\": [ // a comment\n]}");
+  CHECK_INT_EQ(HcclCommInitClusterInfo(p, 0, &comm), HCCL_E_PARA);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "line 1");
+  unlink(p);
+  p = write_table("init", "{\"status\": \"initializing\", \"server_list\": []}");
+  CHECK_INT_EQ(HcclCommInitClusterInfo(p, 0, &comm), HCCL_E_PARA);
+  unlink(p);
+  p = write_table("rank", "{\"status\": \"completed\", \"version\": \"2.0\", \"rank_count\": 1, \"rank_list\": "
+                  "[{\"rank_id\": 0, \"device_id\": 0, \"local_id\": 0}]}");
+  CHECK_INT_EQ(HcclCommInitClusterInfo(p, 1, &comm), HCCL_E_PARA); /* rank 1 is not in it */
+  HCCL_OK(HcclCommInitClusterInfo(p, 0, &comm));                  /* a one-rank table, version 2.0 */
+  HCCL_OK(HcclCommDestroy(comm));
+  unlink(p);
+  p = write_table("dup", "{\"status\": \"completed\", \"server_list\": [{\"device\": [{\"device_id\": \"0\", "
+                  "\"rank_id\": \"0\"}, {\"device_id\": \"1\", \"rank_id\": \"0\"}]}]}");
+  CHECK_INT_EQ(HcclCommInitClusterInfo(p, 0, &comm), HCCL_E_PARA);
+  unlink(p);
+  ACL_OK(aclFinalize());
+}
+
+/* ---- sub-communicators ---------------------------------------------------------------------------------- */
+
+static void sub_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, void *arg) {
+  (void)arg, (void)n;
+  /* odd ranks {1, 3} make sub-communicator 7, even ranks {0, 2} make 8 */
+  uint32_t odd[2] = {1, 3}, even[2] = {0, 2};
+  uint32_t *ids = rank % 2 ? odd : even;
+  HcclComm sub = NULL;
+  HCCL_OK(HcclCreateSubCommConfig(&comm, 2, ids, rank % 2 ? 7 : 8, rank / 2, NULL, &sub));
+  CHECK(sub != NULL);
+  uint32_t v;
+  HCCL_OK(HcclGetRankSize(sub, &v));
+  CHECK_INT_EQ(v, 2);
+  HCCL_OK(HcclGetRankId(sub, &v));
+  CHECK_INT_EQ(v, rank / 2);
+  char name[COMM_NAME_MAX_LENGTH], want[COMM_NAME_MAX_LENGTH + 16];
+  HCCL_OK(HcclGetCommName(comm, name));
+  snprintf(want, sizeof(want), "%.100s_sub_%d", name, rank % 2 ? 7 : 8);
+  HCCL_OK(HcclGetCommName(sub, name));
+  CHECK_STR_EQ(name, want);
+  int64_t h = rank, out = -1;
+  int64_t *d = dev_alloc(8);
+  to_dev(d, &h, 8);
+  HCCL_OK(HcclAllReduce(d, d, 1, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM, sub, s));
+  ACL_OK(aclrtSynchronizeStream(s));
+  from_dev(&out, d, 8);
+  CHECK_INT_EQ(out, rank % 2 ? 4 : 2);
+  /* one level only; a rank that does not join; bad lists */
+  HcclComm sub2 = (HcclComm)1;
+  CHECK_INT_EQ(HcclCreateSubCommConfig(&sub, 1, ids, 1, 0, NULL, &sub2), HCCL_E_NOT_SUPPORT);
+  HCCL_OK(HcclCreateSubCommConfig(&comm, 0, NULL, 0xFFFFFFFFull, 0, NULL, &sub2));
+  CHECK(sub2 == NULL);
+  uint32_t unsorted[2] = {3, 1};
+  CHECK_INT_EQ(HcclCreateSubCommConfig(&comm, 2, unsorted, 9, 0, NULL, &sub2), HCCL_E_PARA);
+  CHECK_INT_EQ(HcclCreateSubCommConfig(&comm, 2, ids, 9, (rank / 2) ^ 1, NULL, &sub2), HCCL_E_PARA);
+  ACL_OK(aclrtFree(d));
+  HCCL_OK(HcclCommDestroy(sub));
+}
+TEST(sub_communicators) { run_ranks(4, sub_rank, NULL); }
