@@ -39,9 +39,10 @@ uint64_t hccl__unique_id(void) {
 /* The process's start time (field 22 of /proc/self/stat): with the pid it
  * names this process across pid reuse. */
 static uint64_t hccl__self_start(void) {
-  static uint64_t cached;
-  if (cached != 0)
-    return cached;
+  static _Atomic uint64_t cached; /* any thread may fill it: they all read the same value */
+  uint64_t c = atomic_load(&cached);
+  if (c != 0)
+    return c;
   uint64_t start = 1;
   FILE *f = fopen("/proc/self/stat", "r");
   if (f != NULL) {
@@ -55,7 +56,7 @@ static uint64_t hccl__self_start(void) {
     if (p != NULL)
       start = strtoull(p + 1, NULL, 10);
   }
-  cached = start;
+  atomic_store(&cached, start);
   return start;
 }
 
