@@ -20,7 +20,7 @@ target_link_libraries(hccl_sample_mpi PRIVATE hccl ascendcl MPI::MPI_C)
 target_compile_definitions(hccl_sample_mpi PRIVATE _GNU_SOURCE)
 
 add_executable(hccl_mpi_checks ${CMAKE_CURRENT_LIST_DIR}/mpi_checks.c)
-target_link_libraries(hccl_mpi_checks PRIVATE hccl ascendcl MPI::MPI_C)
+target_link_libraries(hccl_mpi_checks PRIVATE hccl ascendcl MPI::MPI_C Threads::Threads)
 target_compile_definitions(hccl_mpi_checks PRIVATE _GNU_SOURCE)
 
 openacl_test(hccl_threads GROUP hccl/threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/threads.c LIBS hccl m
@@ -40,7 +40,7 @@ foreach(op ${hccl_ops})
 endforeach()
 list(APPEND hccl_runs "mpi allreduce 2" "config allgather 2" "file allreduce 4" "file broadcast 2"
      "ranktable allreduce 4" "ranktable reducescatter 2"
-     "order - 2" "order - 4" "subcomm - 4" "stall - 3" "kill - 3")
+     "order - 2" "order - 4" "subcomm - 4" "mixed - 2" "mixed - 3" "stall - 3" "kill - 3")
 find_program(OPENACL_MPIRUN mpirun)
 foreach(run ${hccl_runs})
   separate_arguments(args UNIX_COMMAND "${run}")

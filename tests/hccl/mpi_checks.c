@@ -11,6 +11,9 @@
  *                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT naming that rank
  *   mpi_checks subcomm even and odd ranks each make a sub-communicator
  *                      (HcclCreateSubCommConfig) and all-reduce in it
+ *   mpi_checks mixed   two ranks per process, one thread each, in one
+ *                      communicator with the other processes' ranks: host
+ *                      memory inside a process, MPI between processes
  *   mpi_checks kill    the last rank is killed (SIGKILL) after the
  *                      communicator is made: the others fail with 507057 or
  *                      507046 naming it, never hang
@@ -18,6 +21,7 @@
  * Prints "rank r: ok ..." per rank and exits 0 when what it checks holds.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +177,74 @@ static int check_subcomm(HcclComm comm, int rank, int size) {
   return 0;
 }
 
+typedef struct {
+  HcclRootInfo *root;
+  uint32_t rank, nranks;
+  int32_t dev;
+  int ok;
+} mixed_arg;
+
+static void *mixed_thread(void *p) {
+  mixed_arg *a = p;
+  enum { C = 3 };
+  uint32_t n = a->nranks, me = a->rank;
+  if (aclrtSetDevice(a->dev) != ACL_SUCCESS)
+    return NULL;
+  HcclComm comm;
+  if (HcclCommInitRootInfo(n, a->root, me, &comm) != HCCL_SUCCESS) {
+    printf("rank %u: init failed: %s\n", me, aclGetRecentErrMsg());
+    return NULL;
+  }
+  aclrtStream s;
+  aclrtCreateStream(&s);
+  float h[64 * C], out[64 * C];
+  void *in, *res;
+  aclrtMalloc(&in, sizeof(h), ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&res, sizeof(h), ACL_MEM_MALLOC_HUGE_FIRST);
+  for (uint32_t i = 0; i < n * C; i++)
+    h[i] = (float)(me * 100 + i);
+  aclrtMemcpy(in, sizeof(h), h, sizeof(h), ACL_MEMCPY_HOST_TO_DEVICE);
+  int good = 1;
+  /* all-reduce, all-gather, all-to-all */
+  HcclAllReduce(in, res, C, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s);
+  good &= aclrtSynchronizeStream(s) == ACL_SUCCESS;
+  aclrtMemcpy(out, C * 4, res, C * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  for (uint32_t i = 0; i < C; i++)
+    good &= out[i] == (float)(100 * n * (n - 1) / 2 + n * i);
+  HcclAllGather(in, res, C, HCCL_DATA_TYPE_FP32, comm, s);
+  good &= aclrtSynchronizeStream(s) == ACL_SUCCESS;
+  aclrtMemcpy(out, n * C * 4, res, n * C * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  for (uint32_t p2 = 0; p2 < n; p2++)
+    for (uint32_t i = 0; i < C; i++)
+      good &= out[p2 * C + i] == (float)(p2 * 100 + i);
+  HcclAlltoAll(in, C, HCCL_DATA_TYPE_FP32, res, C, HCCL_DATA_TYPE_FP32, comm, s);
+  good &= aclrtSynchronizeStream(s) == ACL_SUCCESS;
+  aclrtMemcpy(out, n * C * 4, res, n * C * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  for (uint32_t p2 = 0; p2 < n; p2++)
+    for (uint32_t i = 0; i < C; i++)
+      good &= out[p2 * C + i] == (float)(p2 * 100 + me * C + i);
+  aclrtFree(in);
+  aclrtFree(res);
+  aclrtDestroyStream(s);
+  good &= HcclCommDestroy(comm) == HCCL_SUCCESS;
+  printf("rank %u: %s mixed\n", me, good ? "ok" : "FAILED");
+  fflush(stdout);
+  a->ok = good;
+  return NULL;
+}
+
+static int check_mixed(HcclRootInfo *root, int rank, int size) {
+  pthread_t th[2];
+  mixed_arg a[2];
+  for (int t = 0; t < 2; t++) {
+    a[t] = (mixed_arg){root, (uint32_t)(2 * rank + t), (uint32_t)(2 * size), (int32_t)t, 0};
+    pthread_create(&th[t], NULL, mixed_thread, &a[t]);
+  }
+  for (int t = 0; t < 2; t++)
+    pthread_join(th[t], NULL);
+  return a[0].ok && a[1].ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "order";
   int provided, rank, size;
@@ -188,6 +260,12 @@ int main(int argc, char **argv) {
   if (rank == 0)
     OK(HcclGetRootInfo(&root));
   MPI_Bcast(&root, HCCL_ROOT_INFO_BYTES, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!strcmp(mode, "mixed")) {
+    int rc = check_mixed(&root, rank, size);
+    OK(aclFinalize());
+    MPI_Finalize();
+    return rc;
+  }
   HcclComm comm;
   OK(HcclCommInitRootInfo((uint32_t)size, &root, (uint32_t)rank, &comm));
   int rc;

@@ -10,6 +10,7 @@
 #                  calls MPI; the root info goes through a file
 #   order - N      mpirun -n N mpi_checks order: stream order, events
 #   subcomm - N    mpirun -n N mpi_checks subcomm: sub-communicators
+#   mixed - N      mpirun -n N mpi_checks mixed: 2 threads (ranks) per process
 #   stall - N      the last rank stalls: the others fail in time, naming it
 #   kill - N       the last rank is killed: the others fail, naming it
 # Every mpirun runs on loopback only (as root in CI, hence
@@ -107,6 +108,14 @@ ranktable)
 file)
   mpirun_n "$bin/hccl_sample_mpi" "$op" file "$work/rootinfo.bin" > "$out" 2>&1 || fail "mpirun exited with status $?"
   check_samples
+  ;;
+mixed)
+  mpirun_n "$bin/hccl_mpi_checks" mixed > "$out" 2>&1 || fail "mpirun exited with status $?"
+  r=0
+  while [ "$r" -lt $((2 * n)) ]; do
+    grep -q "^rank $r: ok mixed" "$out" || fail "rank $r did not report"
+    r=$((r + 1))
+  done
   ;;
 order | subcomm)
   mpirun_n "$bin/hccl_mpi_checks" "$mode" > "$out" 2>&1 || fail "mpirun exited with status $?"
