@@ -197,7 +197,8 @@ struct hccl__msg {
   MPI_Request req;
 };
 
-typedef void (*hccl__finish_fn)(hccl__op *op);
+/* The largest message handed to MPI at once (its counts are ints). */
+#define HCCL__MSG_MAX ((size_t)1 << 30)
 
 struct hccl__op {
   hccl__comm *comm;
@@ -211,24 +212,19 @@ struct hccl__op {
   int refs;                    /* the task + the engine (op lock) */
   /* set by the builder, read by the task and the engine */
   hccl__msg *msgs;
-  uint32_t nmsgs;
-  hccl__finish_fn prepare;     /* task, first run: device -> staging (may be NULL) */
-  hccl__finish_fn finish;      /* task, after the messages: staging -> device (may be NULL) */
+  uint32_t nmsgs, msgs_cap;
+  int plan_failed;             /* a message could not be planned (out of memory) */
   uint64_t deadline_ns;        /* engine: 0 = none */
   hccl__op *eng_next;          /* engine lists (engine lock / progress thread) */
   uint32_t pending;            /* progress thread: messages not done */
   int zombie;                  /* timed out with MPI requests that would not cancel */
   int settled;                 /* the task's thread: no longer counted in comm->inflight */
-  /* the call's arguments */
+  /* what the reduction computes */
   HcclDataType dtype;
   HcclReduceOp redop;
-  uint32_t root;
-  uint64_t count, count2;
-  void *dsend, *drecv;         /* device buffers */
   void *stage;                 /* host staging: layout is the op's */
   size_t stage_bytes;
-  uint64_t *vec;               /* copied counts/displacements (V ops), items (batch) */
-  void *extra;
+  void *extra;                 /* the plan (hccl_ops.h) */
 };
 
 /* Allocates an op of `nmsgs` messages and `stage` staging bytes. */

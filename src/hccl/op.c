@@ -24,6 +24,7 @@ hccl__op *hccl__op_new(hccl__comm *c, const char *api, uint32_t nmsgs, size_t st
   op->api = api;
   op->refs = 1; /* the task's */
   op->msgs = nmsgs ? calloc(nmsgs, sizeof(*op->msgs)) : NULL;
+  op->msgs_cap = op->msgs != NULL ? nmsgs : 0;
   op->stage_bytes = stage;
   op->stage = stage ? malloc(stage) : NULL;
   hccl__plan *p = calloc(1, sizeof(*p));
@@ -47,7 +48,7 @@ void hccl__op_unref(hccl__op *op) {
     free(p->in), free(p->out), free(p->red_off), free(p);
   }
   pthread_mutex_destroy(&op->lock);
-  free(op->msgs), free(op->stage), free(op->vec), free(op);
+  free(op->msgs), free(op->stage), free(op);
 }
 
 static int hccl__grow(void **arr, uint32_t *cap, uint32_t need, size_t elem) {
@@ -65,13 +66,26 @@ static int hccl__grow(void **arr, uint32_t *cap, uint32_t need, size_t elem) {
 }
 
 void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, size_t bytes) {
-  hccl__msg *m = &op->msgs[op->nmsgs++];
-  m->op = op;
-  m->send = send;
-  m->peer = peer;
-  m->buf = op->stage != NULL ? (char *)op->stage + stage_off : NULL;
-  m->bytes = bytes;
-  m->local = op->g->proc[peer] < 0;
+  /* MPI counts are ints: a message above HCCL__MSG_MAX bytes goes as several,
+   * split the same way on both sides, so they pair in order */
+  size_t off = 0;
+  do {
+    size_t part = bytes - off < HCCL__MSG_MAX ? bytes - off : HCCL__MSG_MAX;
+    if (op->nmsgs == op->msgs_cap &&
+        hccl__grow((void **)&op->msgs, &op->msgs_cap, op->nmsgs + 1, sizeof(*op->msgs)) != 0) {
+      op->plan_failed = 1;
+      return;
+    }
+    hccl__msg *m = &op->msgs[op->nmsgs++];
+    memset(m, 0, sizeof(*m));
+    m->op = op;
+    m->send = send;
+    m->peer = peer;
+    m->buf = op->stage != NULL ? (char *)op->stage + stage_off + off : NULL;
+    m->bytes = part;
+    m->local = op->g->proc[peer] < 0;
+    off += part;
+  } while (off < bytes);
 }
 
 int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes) {
@@ -175,6 +189,10 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
   hccl__comm *c = op->comm;
   const char *api = op->api;
   char what[64];
+  if (op->plan_failed) {
+    hccl__op_unref(op);
+    return hccl__fail(api, HCCL_E_MEMORY, "out of host memory for the operation's messages");
+  }
   snprintf(what, sizeof(what), "%s (rank %u of %u)", api, c->rank, c->nranks);
   atomic_fetch_add(&c->inflight, 1);
   aclError rc = openaclLaunchStreamTask(stream, what, hccl__op_run, hccl__op_release, op);
