@@ -211,57 +211,71 @@ static HcclResult hccl__collect(const char *api, hccl__group *g, uint64_t deadli
   }
   if (rc != HCCL_SUCCESS)
     return rc;
-  /* answer each remote rank with the map */
+  /* answer each remote rank with the map, sent from a copy that MPI may
+   * keep if a send cannot be cancelled */
   tag = hccl__mpi_tag(g->id, HCCL__TAG_MAP);
+  int32_t *map = malloc(g->nranks * sizeof(int32_t));
+  if (map == NULL)
+    return hccl__fail(api, HCCL_E_MEMORY, "out of host memory");
+  memcpy(map, g->world, g->nranks * sizeof(int32_t));
+  int keep = 0;
   for (uint32_t r = 0; r < g->nranks && rc == HCCL_SUCCESS; r++) {
-    if (g->world[r] == g->my_world)
+    if (map[r] == g->my_world)
       continue;
     MPI_Request req;
     hccl__mpi_lock();
-    int mrc = MPI_Isend(g->world, (int)(g->nranks * sizeof(int32_t)), MPI_BYTE, g->world[r], tag, MPI_COMM_WORLD,
-                        &req);
+    int mrc = MPI_Isend(map, (int)(g->nranks * sizeof(int32_t)), MPI_BYTE, map[r], tag, MPI_COMM_WORLD, &req);
     hccl__mpi_unlock();
     int w = mrc == MPI_SUCCESS ? hccl__mpi_wait(&req, deadline) : -1;
+    keep |= w == 2;
     if (w != 0)
-      rc = hccl__fail(api, w == 1 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT,
-                      "could not send the rank map to rank %u (MPI rank %d)%s", r, (int)g->world[r],
-                      w == 1 ? " within HCCL_CONNECT_TIMEOUT" : "");
+      rc = hccl__fail(api, w > 0 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT,
+                      "could not send the rank map to rank %u (MPI rank %d)%s", r, (int)map[r],
+                      w > 0 ? " within HCCL_CONNECT_TIMEOUT" : "");
   }
+  if (!keep)
+    free(map);
   return rc;
 }
 
 /* A rank in another process than the root's: join and take the map. */
 static HcclResult hccl__join_remote(const char *api, hccl__group *g, uint32_t rank, int32_t root_world,
                                     uint64_t deadline) {
-  hccl__join_msg m = {g->id, rank, g->nranks, g->my_world, 0};
+  /* both buffers on the heap: after a timeout MPI may keep one (then it is left to MPI) */
+  hccl__join_msg *m = malloc(sizeof(*m));
+  int32_t *map = malloc(g->nranks * sizeof(int32_t));
+  if (m == NULL || map == NULL) {
+    free(m), free(map);
+    return hccl__fail(api, HCCL_E_MEMORY, "out of host memory for the rank map");
+  }
+  *m = (hccl__join_msg){g->id, rank, g->nranks, g->my_world, 0};
   MPI_Request req;
   hccl__mpi_lock();
-  int mrc = MPI_Isend(&m, (int)sizeof(m), MPI_BYTE, root_world, hccl__mpi_tag(g->id, HCCL__TAG_JOIN), MPI_COMM_WORLD,
+  int mrc = MPI_Isend(m, (int)sizeof(*m), MPI_BYTE, root_world, hccl__mpi_tag(g->id, HCCL__TAG_JOIN), MPI_COMM_WORLD,
                       &req);
   hccl__mpi_unlock();
   int w = mrc == MPI_SUCCESS ? hccl__mpi_wait(&req, deadline) : -1;
-  if (w != 0)
-    return hccl__fail(api, w == 1 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT,
+  if (w != 2)
+    free(m);
+  if (w != 0) {
+    free(map);
+    return hccl__fail(api, w > 0 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT,
                       "rank %u could not reach the root process (MPI rank %d)%s. Remedy: check that the root is "
                       "alive and called HcclCommInit* with the same root info",
-                      rank, (int)root_world, w == 1 ? " within HCCL_CONNECT_TIMEOUT" : "");
-  int32_t *map = malloc(g->nranks * sizeof(int32_t));
-  if (map == NULL)
-    return hccl__fail(api, HCCL_E_MEMORY, "out of host memory for the rank map");
+                      rank, (int)root_world, w > 0 ? " within HCCL_CONNECT_TIMEOUT" : "");
+  }
   hccl__mpi_lock();
   mrc = MPI_Irecv(map, (int)(g->nranks * sizeof(int32_t)), MPI_BYTE, root_world, hccl__mpi_tag(g->id, HCCL__TAG_MAP),
                   MPI_COMM_WORLD, &req);
   hccl__mpi_unlock();
   w = mrc == MPI_SUCCESS ? hccl__mpi_wait(&req, deadline) : -1;
   if (w != 0) {
-    if (w == -1)
-      free(map); /* a timed-out receive was cancelled and freed; its buffer is no longer MPI's either */
-    else
+    if (w != 2)
       free(map);
-    return hccl__fail(api, w == 1 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT,
+    return hccl__fail(api, w > 0 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT,
                       "rank %u got no rank map from the root process (MPI rank %d)%s: some ranks did not join. "
                       "Remedy: start all nRanks ranks with the same root info",
-                      rank, (int)root_world, w == 1 ? " within HCCL_CONNECT_TIMEOUT" : "");
+                      rank, (int)root_world, w > 0 ? " within HCCL_CONNECT_TIMEOUT" : "");
   }
   pthread_mutex_lock(&g->lock);
   if (!g->mapped) {

@@ -119,7 +119,8 @@ void hccl__mpi_unlock(void);
 /* Tags for the rendezvous on MPI_COMM_WORLD, from a communicator id. */
 int hccl__mpi_tag(uint64_t id, int which);
 /* Waits for req until the deadline (hccl__now_ns clock), testing.  0 done,
- * 1 timed out (request cancelled), -1 MPI error. */
+ * 1 timed out and cancelled (the buffer is free again), 2 timed out and MPI
+ * keeps the buffer (the caller must leak it), -1 MPI error. */
 int hccl__mpi_wait(MPI_Request *req, uint64_t deadline_ns);
 
 /* ---- communicators (comm.c) -------------------------------------------------- */

@@ -129,15 +129,30 @@ int hccl__mpi_wait(MPI_Request *req, uint64_t deadline_ns) {
       return -1;
     if (flag)
       return 0;
-    if (deadline_ns != 0 && hccl__now_ns() >= deadline_ns) {
-      hccl__mpi_lock();
-      MPI_Cancel(req);
-      MPI_Request_free(req);
-      hccl__mpi_unlock();
-      return 1;
-    }
+    if (deadline_ns != 0 && hccl__now_ns() >= deadline_ns)
+      break;
     struct timespec ts = {0, spins < 100 ? 20000 : 1000000};
     spins++;
     nanosleep(&ts, NULL);
   }
+  /* Timed out: cancel.  A receive cancels at once; a send Open MPI has
+   * started cannot be cancelled, and waiting for it could last forever:
+   * give it 100 ms, then let MPI keep the request and its buffer. */
+  hccl__mpi_lock();
+  MPI_Cancel(req);
+  hccl__mpi_unlock();
+  for (int i = 0; i < 100; i++) {
+    int flag = 0;
+    hccl__mpi_lock();
+    MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    hccl__mpi_unlock();
+    if (flag)
+      return 1;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  hccl__mpi_lock();
+  MPI_Request_free(req);
+  hccl__mpi_unlock();
+  return 2;
 }

@@ -40,7 +40,7 @@ foreach(op ${hccl_ops})
 endforeach()
 list(APPEND hccl_runs "mpi allreduce 2" "config allgather 2" "file allreduce 4" "file broadcast 2"
      "ranktable allreduce 4" "ranktable reducescatter 2"
-     "order - 2" "order - 4" "subcomm - 4" "mixed - 2" "mixed - 3" "stall - 3" "kill - 3")
+     "order - 2" "order - 4" "subcomm - 4" "mixed - 2" "mixed - 3" "stall - 3" "kill - 3" "connect - 3")
 find_program(OPENACL_MPIRUN mpirun)
 foreach(run ${hccl_runs})
   separate_arguments(args UNIX_COMMAND "${run}")

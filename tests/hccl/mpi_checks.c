@@ -14,6 +14,9 @@
  *   mpi_checks mixed   two ranks per process, one thread each, in one
  *                      communicator with the other processes' ranks: host
  *                      memory inside a process, MPI between processes
+ *   mpi_checks connect the last rank never calls HcclCommInitRootInfo: the
+ *                      others' init fails with HCCL_E_TIMEOUT within
+ *                      HCCL_CONNECT_TIMEOUT, the root naming the rank
  *   mpi_checks kill    the last rank is killed (SIGKILL) after the
  *                      communicator is made: the others fail with 507057 or
  *                      507046 naming it, never hang
@@ -267,6 +270,26 @@ int main(int argc, char **argv) {
     return rc;
   }
   HcclComm comm;
+  if (!strcmp(mode, "connect")) {
+    int rc = 0;
+    if (rank != size - 1) {
+      double t0 = now_s();
+      int r = HcclCommInitRootInfo((uint32_t)size, &root, (uint32_t)rank, &comm);
+      const char *msg = aclGetRecentErrMsg();
+      char want[32];
+      snprintf(want, sizeof(want), "ranks %d of %d", size - 1, size);
+      if (r != HCCL_E_TIMEOUT || (rank == 0 && (msg == NULL || strstr(msg, want) == NULL))) {
+        printf("rank %d: FAILED init returned %d: %s\n", rank, r, msg ? msg : "(none)");
+        rc = 1;
+      } else {
+        printf("rank %d: ok connect HCCL_E_TIMEOUT after %.1f s\n", rank, now_s() - t0);
+      }
+    } else {
+      sleep(4);
+    }
+    fflush(stdout);
+    _exit(rc);
+  }
   OK(HcclCommInitRootInfo((uint32_t)size, &root, (uint32_t)rank, &comm));
   int rc;
   if (!strcmp(mode, "order"))

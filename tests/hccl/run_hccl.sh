@@ -13,6 +13,7 @@
 #   mixed - N      mpirun -n N mpi_checks mixed: 2 threads (ranks) per process
 #   stall - N      the last rank stalls: the others fail in time, naming it
 #   kill - N       the last rank is killed: the others fail, naming it
+#   connect - N    the last rank never joins: init fails in time, naming it
 # Every mpirun runs on loopback only (as root in CI, hence
 # --allow-run-as-root).  Exits 1 on the first difference, with the output.
 set -eu
@@ -122,6 +123,15 @@ order | subcomm)
   r=0
   while [ "$r" -lt "$n" ]; do
     grep -q "^rank $r: ok $mode" "$out" || fail "rank $r did not report"
+    r=$((r + 1))
+  done
+  ;;
+connect)
+  export HCCL_CONNECT_TIMEOUT=2
+  mpirun_n "$bin/hccl_mpi_checks" connect > "$out" 2>&1 || true
+  r=0
+  while [ "$r" -lt $((n - 1)) ]; do
+    grep -q "^rank $r: ok connect" "$out" || fail "rank $r did not fail as expected"
     r=$((r + 1))
   done
   ;;

@@ -74,4 +74,31 @@ assert acl.init("") == 0, acl.get_recent_err_msg()
 assert acl.finalize() == 0
 print("python: import acl from", sys.argv[1])' "$pydir")
 done
+# 6. libhccl.so, when it was built: the vendor's link line -lhccl -lascendcl,
+# a one-rank communicator and an all-reduce on a stream.
+if [ -e "$build/libhccl.so" ]; then
+  [ -e "$libdir/libhccl.so" ] && [ -f "$prefix/include/hccl/hccl.h" ] && [ -f "$prefix/include/hccl/hccl_types.h" ] ||
+    { echo "missing libhccl.so or include/hccl"; exit 1; }
+  cat > "$work/vendor_hccl.c" <<'EOF2'
+#include <stdio.h>
+#include "hccl/hccl.h"
+int main(void) {
+  HcclRootInfo root;
+  HcclComm comm;
+  aclrtStream s;
+  void *d;
+  float v = 2.0f;
+  if (aclInit(NULL) || aclrtSetDevice(0) || aclrtCreateStream(&s) || HcclGetRootInfo(&root) ||
+      HcclCommInitRootInfo(1, &root, 0, &comm) || aclrtMalloc(&d, 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
+      aclrtMemcpy(d, 4, &v, 4, ACL_MEMCPY_HOST_TO_DEVICE) ||
+      HcclAllReduce(d, d, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s) || aclrtSynchronizeStream(s) ||
+      HcclCommDestroy(comm))
+    return 1;
+  printf("hccl: %s\n", HcclGetErrorString(HCCL_SUCCESS));
+  return 0;
+}
+EOF2
+  cc -o "$work/vendor_hccl" "$work/vendor_hccl.c" -I"$prefix/include" -L"$libdir" -lhccl -lascendcl
+  "$work/vendor_hccl" | grep -q "hccl: no error" || { echo "vendor-style HCCL program failed"; exit 1; }
+fi
 echo "install_test: ok"
