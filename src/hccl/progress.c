@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #include "hccl/hccl_transport.h"
@@ -183,20 +184,30 @@ static hccl__msg *hccl__first_pending(hccl__op *op) {
 static void *hccl__engine_main(void *arg) {
   (void)arg;
   hccl__op *active = NULL; /* this thread's */
-  unsigned idle = 0;
+  uint64_t last_progress = hccl__now_ns();
   for (;;) {
     pthread_mutex_lock(&hccl__eng_lock);
     if (active == NULL) {
       while (hccl__eng_new == NULL)
         pthread_cond_wait(&hccl__eng_cond, &hccl__eng_lock);
     } else if (hccl__eng_new == NULL) {
-      /* something in flight: look again soon, sooner while it is busy */
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += idle < 64 ? 20000 : idle < 1000 ? 200000 : 2000000;
-      ts.tv_sec += ts.tv_nsec / 1000000000L;
-      ts.tv_nsec %= 1000000000L;
-      pthread_cond_timedwait(&hccl__eng_cond, &hccl__eng_lock, &ts);
+      /* Something in flight.  Open MPI moves large messages only inside MPI
+       * calls, so test again at once while transfers are recent (yielding
+       * the core), then every 50 us, and every millisecond once nothing
+       * has moved for a while (a stalled peer must not cost a core). */
+      uint64_t quiet = hccl__now_ns() - last_progress;
+      if (quiet < 5000000u) {
+        pthread_mutex_unlock(&hccl__eng_lock);
+        sched_yield();
+        pthread_mutex_lock(&hccl__eng_lock);
+      } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += quiet < 200000000u ? 50000 : 1000000;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&hccl__eng_cond, &hccl__eng_lock, &ts);
+      }
     }
     hccl__op *fresh = hccl__eng_new;
     hccl__eng_new = NULL;
@@ -262,7 +273,8 @@ static void *hccl__engine_main(void *arg) {
         pp = &op->eng_next;
       }
     }
-    idle = progressed ? 0 : idle + 1;
+    if (progressed)
+      last_progress = hccl__now_ns();
   }
   return NULL;
 }

@@ -122,18 +122,33 @@ void hccl__reduce(void *acc, const void *in, uint64_t n, HcclDataType t, HcclRed
   case HCCL_DATA_TYPE_UINT32: HCCL__RED_INT(uint32_t, uint32_t); break;
   case HCCL_DATA_TYPE_UINT64: HCCL__RED_INT(uint64_t, uint64_t); break;
   case HCCL_DATA_TYPE_FP32: {
-    /* in double, then rounded once: the float result of each step is exact */
-    float *a = acc;
-    const float *b = in;
-    for (uint64_t i = 0; i < n; i++)
-      a[i] = (float)hccl__f1(op, a[i], b[i]);
+    /* sum and prod: plain loops the compiler vectorises (NaN propagates by
+     * itself); max and min go through hccl__f1 to keep NaN */
+    float *restrict a = acc;
+    const float *restrict b = in;
+    if (op == HCCL_REDUCE_SUM)
+      for (uint64_t i = 0; i < n; i++)
+        a[i] += b[i];
+    else if (op == HCCL_REDUCE_PROD)
+      for (uint64_t i = 0; i < n; i++)
+        a[i] *= b[i];
+    else
+      for (uint64_t i = 0; i < n; i++)
+        a[i] = (float)hccl__f1(op, a[i], b[i]);
     break;
   }
   case HCCL_DATA_TYPE_FP64: {
-    double *a = acc;
-    const double *b = in;
-    for (uint64_t i = 0; i < n; i++)
-      a[i] = hccl__f1(op, a[i], b[i]);
+    double *restrict a = acc;
+    const double *restrict b = in;
+    if (op == HCCL_REDUCE_SUM)
+      for (uint64_t i = 0; i < n; i++)
+        a[i] += b[i];
+    else if (op == HCCL_REDUCE_PROD)
+      for (uint64_t i = 0; i < n; i++)
+        a[i] *= b[i];
+    else
+      for (uint64_t i = 0; i < n; i++)
+        a[i] = hccl__f1(op, a[i], b[i]);
     break;
   }
   case HCCL_DATA_TYPE_FP16: {

@@ -41,12 +41,25 @@ endforeach()
 list(APPEND hccl_runs "mpi allreduce 2" "config allgather 2" "file allreduce 4" "file broadcast 2"
      "ranktable allreduce 4" "ranktable reducescatter 2"
      "order - 2" "order - 4" "subcomm - 4" "mixed - 2" "mixed - 3" "stall - 3" "kill - 3" "connect - 3")
+foreach(t all_reduce_test broadcast_test reduce_test all_gather_test all_gatherv_test reduce_scatter_test
+    reduce_scatterv_test scatter_test alltoall_test alltoallv_test alltoallvc_test)
+  list(APPEND hccl_runs "hccltest ${t} 2")
+endforeach()
+list(APPEND hccl_runs "hccltest all_reduce_test 3 -b 2K -e 8K -f 2 -n 2 -w 1 -d fp16 -o max"
+     "hccltest all_reduce_test 2 -b 1K -e 1K -n 2 -w 0 -d bfp16 -o min"
+     "hccltest all_reduce_test 4 -b 1K -e 1K -n 2 -w 0 -d int8 -o prod -c 2"
+     "hccltest all_gather_test 3 -b 300 -e 300 -n 2 -w 1 -d fp8e5m2")
 find_program(OPENACL_MPIRUN mpirun)
 foreach(run ${hccl_runs})
   separate_arguments(args UNIX_COMMAND "${run}")
   list(GET args 0 mode)
   list(GET args 1 op)
   list(GET args 2 n)
+  list(LENGTH args nargs)
+  set(extra)
+  if(nargs GREATER 3)
+    list(SUBLIST args 3 -1 extra)
+  endif()
   if(mode STREQUAL "threads" OR mode STREQUAL "initall")
     set(name hccl/samples/${mode}_${op}_${n})
     set(labels threads)
@@ -56,10 +69,15 @@ foreach(run ${hccl_runs})
     endif()
     set(name hccl/mpi/${mode}_${op}_${n})
     string(REPLACE "_-_" "_" name "${name}")
+    if(extra)
+      string(REPLACE ";" "_" suffix "${extra}")
+      string(REGEX REPLACE "[^A-Za-z0-9_]" "" suffix "${suffix}")
+      set(name ${name}_${suffix})
+    endif()
     set(labels mpi)
   endif()
   add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_hccl.sh $<TARGET_FILE_DIR:hccl_sample_mpi>
-    ${mode} ${op} ${n})
+    ${mode} ${op} ${n} ${extra})
   set(env "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs")
   if(labels STREQUAL "mpi")
     list(APPEND env "ASAN_OPTIONS=detect_leaks=0") # Open MPI's own allocations are not ours to account for

@@ -14,6 +14,8 @@
 #   stall - N      the last rank stalls: the others fail in time, naming it
 #   kill - N       the last rank is killed: the others fail, naming it
 #   connect - N    the last rank never joins: init fails in time, naming it
+#   hccltest NAME N [ARGS]  mpirun -n N <build>/tools/hccl_test/bin/NAME with
+#                  small sizes (or ARGS): the table, every row "success"
 # Every mpirun runs on loopback only (as root in CI, hence
 # --allow-run-as-root).  Exits 1 on the first difference, with the output.
 set -eu
@@ -21,6 +23,7 @@ bin=$1
 mode=$2
 op=$3
 n=$4
+shift 4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out=$work/stdout.txt
@@ -125,6 +128,18 @@ order | subcomm)
     grep -q "^rank $r: ok $mode" "$out" || fail "rank $r did not report"
     r=$((r + 1))
   done
+  ;;
+hccltest)
+  tool=$bin/../tools/hccl_test/bin/$op
+  if [ $# -eq 0 ]; then
+    set -- -b 1K -e 64K -f 4 -n 3 -w 1
+  fi
+  mpirun_n "$tool" "$@" > "$out" 2>&1 || fail "mpirun exited with status $?"
+  grep -q "^the minbytes is " "$out" || fail "no parameter line"
+  expect_line "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | check_result:"
+  rows=$(grep -cE '^[0-9]+ +\| [0-9.]+ +\| [0-9.]+ +\| (success|NULL)$' "$out" || true)
+  [ "$rows" -ge 1 ] || fail "no result rows"
+  ! grep -q "failed" "$out" || fail "a check failed"
   ;;
 connect)
   export HCCL_CONNECT_TIMEOUT=2
