@@ -88,7 +88,8 @@ static hccl__group *hccl__group_new(uint64_t id, uint32_t nranks) {
 }
 
 static void hccl__group_free(hccl__group *g) {
-  if (g->mpi != MPI_COMM_NULL && !g->mpi_broken) {
+  /* after MPI_Finalize (a program that destroys late) the communicator is gone with MPI */
+  if (g->mpi != MPI_COMM_NULL && !g->mpi_broken && hccl__mpi_alive()) {
     hccl__mpi_lock();
     MPI_Comm_free(&g->mpi);
     hccl__mpi_unlock();

@@ -114,6 +114,9 @@ void hccl__rootinfo_fill(hccl__rootinfo *ri, uint64_t id, int32_t root_world, in
  * not initialised, the launcher's rank and size are reported (from its
  * environment) without initialising.  0 or a recorded error. */
 HcclResult hccl__mpi_ensure(const char *api, int init, int *world_rank, int *world_size);
+/* 0 once MPI is being finalised (our exit handler or the application's
+ * MPI_Finalize): MPI calls then block in hccl__mpi_lock forever. */
+int hccl__mpi_alive(void);
 void hccl__mpi_lock(void);
 void hccl__mpi_unlock(void);
 /* Tags for the rendezvous on MPI_COMM_WORLD, from a communicator id. */

@@ -7,9 +7,12 @@
  * An MPI the application initialised is the application's to finalise
  * (after HcclCommDestroy).  One we initialised is finalised at exit (Open
  * MPI counts a process that initialised and exits without finalising as a
- * failure of the job): the exit handler takes hccl__mpi_rw for writing and
- * keeps it, so that a libhccl thread still about to call MPI waits forever
- * instead of calling into a finalised library while the process ends.
+ * failure of the job).  Either way, when MPI goes down - our exit handler,
+ * or the application's MPI_Finalize, which first deletes the attributes of
+ * MPI_COMM_SELF and so calls hccl__mpi_self_delete - hccl__mpi_rw is taken
+ * for writing and kept, so that a libhccl thread still about to call MPI
+ * (the progress thread testing what a failed operation left behind) waits
+ * forever instead of calling into a finalised library.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -36,8 +39,26 @@ void hccl__mpi_unlock(void) {
   pthread_rwlock_unlock(&hccl__mpi_rw);
 }
 
+static atomic_int hccl__mpi_gone; /* hccl__mpi_rw is held for writing: MPI is (being) finalised */
+static int hccl__mpi_keyval_set;  /* hccl__mpi_init_mutex */
+
+static void hccl__mpi_close(void) {
+  if (!atomic_exchange(&hccl__mpi_gone, 1))
+    pthread_rwlock_wrlock(&hccl__mpi_rw); /* never released: see the top of the file */
+}
+
+static int hccl__mpi_self_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
+  (void)comm, (void)keyval, (void)value, (void)extra;
+  hccl__mpi_close();
+  return MPI_SUCCESS;
+}
+
+int hccl__mpi_alive(void) { return !atomic_load(&hccl__mpi_gone); }
+
 static void hccl__mpi_atexit(void) {
-  pthread_rwlock_wrlock(&hccl__mpi_rw); /* never released: see the top of the file */
+  if (atomic_load(&hccl__mpi_gone))
+    return;
+  hccl__mpi_close();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized)
@@ -89,6 +110,13 @@ HcclResult hccl__mpi_ensure(const char *api, int init, int *world_rank, int *wor
       goto done;
     }
     atexit(hccl__mpi_atexit);
+  }
+  if (!hccl__mpi_keyval_set) {
+    /* told when MPI_Finalize starts, whoever calls it */
+    int key;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, hccl__mpi_self_delete, &key, NULL) == MPI_SUCCESS &&
+        MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL) == MPI_SUCCESS)
+      hccl__mpi_keyval_set = 1;
   }
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
