@@ -418,6 +418,7 @@ static hccl__comm *hccl__comm_alloc(uint32_t rank, uint32_t nranks, int32_t dev)
   c->device = dev;
   c->exec_timeout_s = hccl__env_exec_timeout();
   atomic_init(&c->status, HCCL_COMM_STATUS_READY);
+  pthread_mutex_init(&c->stage_lock, NULL);
   return c;
 }
 
@@ -652,6 +653,8 @@ HcclResult hccl__comm_destroy(const char *api, hccl__comm *c) {
   g->members[c->rank] = NULL;
   pthread_mutex_unlock(&g->lock);
   c->magic = 0;
+  free(c->stage_cache);
+  pthread_mutex_destroy(&c->stage_lock);
   free(c);
   hccl__group_unref(g);
   return HCCL_SUCCESS;

@@ -169,6 +169,11 @@ struct hccl__comm {
   atomic_int inflight;         /* ops queued and not yet released */
   atomic_int async_error;      /* HcclResult of the first failed op */
   atomic_int status;           /* HcclCommStatus */
+  /* One staging buffer kept between operations (op.c): a fresh one each
+   * time costs page faults and unmaps that cost more than the copy. */
+  pthread_mutex_t stage_lock;  /* guards the two below */
+  void *stage_cache;
+  size_t stage_cache_bytes;
 };
 
 /* The comm behind a handle, NULL (recorded HCCL_E_PTR / HCCL_E_PARA) when it is none. */
@@ -193,7 +198,8 @@ struct hccl__msg {
   hccl__op *op;
   int send;                    /* 1 send, 0 receive */
   uint32_t peer;               /* the other rank */
-  void *buf;                   /* host staging memory */
+  void *buf;                   /* host staging memory: op->stage + off, once the task runs */
+  size_t off;
   size_t bytes;
   int local;                   /* peer in this process: mailbox */
   int done;                    /* progress thread (local: group lock) */
@@ -227,7 +233,8 @@ struct hccl__op {
   HcclDataType dtype;
   HcclReduceOp redop;
   void *stage;                 /* host staging: layout is the op's */
-  size_t stage_bytes;
+  size_t stage_bytes;          /* what the op uses of it */
+  size_t stage_cap;            /* its allocated size */
   void *extra;                 /* the plan (hccl_ops.h) */
 };
 

@@ -25,11 +25,10 @@ hccl__op *hccl__op_new(hccl__comm *c, const char *api, uint32_t nmsgs, size_t st
   op->refs = 1; /* the task's */
   op->msgs = nmsgs ? calloc(nmsgs, sizeof(*op->msgs)) : NULL;
   op->msgs_cap = op->msgs != NULL ? nmsgs : 0;
-  op->stage_bytes = stage;
-  op->stage = stage ? malloc(stage) : NULL;
+  op->stage_bytes = stage; /* allocated when the task first runs (hccl__stage_take) */
   hccl__plan *p = calloc(1, sizeof(*p));
   op->extra = p;
-  if ((nmsgs && op->msgs == NULL) || (stage && op->stage == NULL) || p == NULL) {
+  if ((nmsgs && op->msgs == NULL) || p == NULL) {
     free(op->msgs), free(op->stage), free(p), free(op);
     return NULL;
   }
@@ -81,7 +80,7 @@ void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, siz
     m->op = op;
     m->send = send;
     m->peer = peer;
-    m->buf = op->stage != NULL ? (char *)op->stage + stage_off + off : NULL;
+    m->off = stage_off + off; /* m->buf is set once the staging buffer exists */
     m->bytes = part;
     m->local = op->g->proc[peer] < 0;
     off += part;
@@ -119,6 +118,33 @@ int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64
   return 0;
 }
 
+/* The staging buffer, taken when the task first runs rather than when the
+ * call queues it: a program that queues many operations at once then
+ * reuses one buffer (the comm's cache) instead of holding one each, and
+ * fresh memory costs page faults and unmaps that cost more than the copy.
+ * 0, or -1 out of memory. */
+static int hccl__stage_take(hccl__op *op) {
+  hccl__comm *c = op->comm;
+  if (op->stage_bytes == 0)
+    return 0;
+  pthread_mutex_lock(&c->stage_lock);
+  if (c->stage_cache != NULL && c->stage_cache_bytes >= op->stage_bytes) {
+    op->stage = c->stage_cache;
+    op->stage_cap = c->stage_cache_bytes;
+    c->stage_cache = NULL;
+    c->stage_cache_bytes = 0;
+  }
+  pthread_mutex_unlock(&c->stage_lock);
+  if (op->stage == NULL) {
+    if ((op->stage = malloc(op->stage_bytes)) == NULL)
+      return -1;
+    op->stage_cap = op->stage_bytes;
+  }
+  for (uint32_t i = 0; i < op->nmsgs; i++)
+    op->msgs[i].buf = (char *)op->stage + op->msgs[i].off;
+  return 0;
+}
+
 static void hccl__stage_in(hccl__op *op) {
   hccl__plan *p = op->extra;
   for (uint32_t i = 0; i < p->nin; i++)
@@ -136,12 +162,30 @@ static void hccl__stage_out(hccl__op *op) {
 
 /* The op no longer counts as in flight for HcclCommDestroy: called by the
  * task's last run, before it returns (so a synchronisation that sees the task
- * done sees the count down), or by release when the task never finished. */
-static void hccl__op_settle(hccl__op *op) {
-  if (!op->settled) {
-    op->settled = 1;
-    atomic_fetch_sub(&op->comm->inflight, 1);
+ * done sees the count down), or by release when the task never finished.
+ * The last run also hands the staging buffer back to the comm's cache,
+ * unless MPI may still use it (a zombie) - release cannot: the comm may be
+ * gone by then, and a discarded task's messages may still be posted. */
+static void hccl__op_settle(hccl__op *op, int last_run) {
+  if (op->settled)
+    return;
+  op->settled = 1;
+  hccl__comm *c = op->comm;
+  if (last_run && op->stage != NULL && !op->zombie) {
+    void *old = NULL;
+    pthread_mutex_lock(&c->stage_lock);
+    if (op->stage_cap > c->stage_cache_bytes) {
+      old = c->stage_cache;
+      c->stage_cache = op->stage;
+      c->stage_cache_bytes = op->stage_cap;
+    } else {
+      old = op->stage;
+    }
+    pthread_mutex_unlock(&c->stage_lock);
+    free(old);
+    op->stage = NULL;
   }
+  atomic_fetch_sub(&c->inflight, 1);
 }
 
 static int hccl__op_run(openaclStreamTask *t, void *arg) {
@@ -154,10 +198,16 @@ static int hccl__op_run(openaclStreamTask *t, void *arg) {
   }
   pthread_mutex_unlock(&op->lock);
   if (st == HCCL__OP_NEW) {
+    if (hccl__stage_take(op) != 0) {
+      /* the peers will time out waiting for this rank, naming it */
+      openaclStreamTaskSetWhat(t, "HCCL: out of host memory for the staging buffer");
+      hccl__op_settle(op, 1);
+      return ACL_ERROR_BAD_ALLOC;
+    }
     hccl__stage_in(op);
     if (op->nmsgs == 0) {
       hccl__stage_out(op);
-      hccl__op_settle(op);
+      hccl__op_settle(op, 1);
       return 0;
     }
     hccl__engine_post(op);
@@ -167,11 +217,11 @@ static int hccl__op_run(openaclStreamTask *t, void *arg) {
     return OPENACL_STREAM_TASK_PARK; /* woken early: the engine's wake will come */
   if (op->error != 0) {
     openaclStreamTaskSetWhat(t, op->errwhat);
-    hccl__op_settle(op);
+    hccl__op_settle(op, 1);
     return op->error;
   }
   hccl__stage_out(op);
-  hccl__op_settle(op);
+  hccl__op_settle(op, 1);
   return 0;
 }
 
@@ -181,7 +231,7 @@ static void hccl__op_release(void *arg, int ran) {
   pthread_mutex_lock(&op->lock);
   op->task = NULL;
   pthread_mutex_unlock(&op->lock);
-  hccl__op_settle(op);
+  hccl__op_settle(op, 0);
   hccl__op_unref(op);
 }
 

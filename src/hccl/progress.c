@@ -193,17 +193,17 @@ static void *hccl__engine_main(void *arg) {
     } else if (hccl__eng_new == NULL) {
       /* Something in flight.  Open MPI moves large messages only inside MPI
        * calls, so test again at once while transfers are recent (yielding
-       * the core), then every 50 us, and every millisecond once nothing
-       * has moved for a while (a stalled peer must not cost a core). */
+       * the core), then every 20 us, and every millisecond once nothing
+       * has moved for 50 ms (a stalled peer must not cost a core). */
       uint64_t quiet = hccl__now_ns() - last_progress;
-      if (quiet < 5000000u) {
+      if (quiet < 1000000u) {
         pthread_mutex_unlock(&hccl__eng_lock);
         sched_yield();
         pthread_mutex_lock(&hccl__eng_lock);
       } else {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += quiet < 200000000u ? 50000 : 1000000;
+        ts.tv_nsec += quiet < 50000000u ? 20000 : 1000000;
         ts.tv_sec += ts.tv_nsec / 1000000000L;
         ts.tv_nsec %= 1000000000L;
         pthread_cond_timedwait(&hccl__eng_cond, &hccl__eng_lock, &ts);
