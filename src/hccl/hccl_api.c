@@ -131,24 +131,11 @@ HcclResult HcclGetConfig(HcclConfig config, HcclConfigValue *configValue) {
 
 uint32_t HcclGetCommConfigCapability(void) { return HCCL_COMM_CONFIG_RESERVED; }
 
-HcclResult HcclGroupStatusGet(bool *isGroupEnabled) {
-  if (isGroupEnabled == NULL)
-    return hccl__fail(__func__, HCCL_E_PTR, "isGroupEnabled is NULL");
-  *isGroupEnabled = false;
-  return HCCL_SUCCESS;
-}
 
 /* ---- not supported: hardware features openacl does not simulate ---------------- */
 
 #define HCCL__UNSUPPORTED(why) hccl__fail(__func__, HCCL_E_NOT_SUPPORT, "%s", why)
 
-HcclResult HcclGroupStart(void) {
-  return HCCL__UNSUPPORTED("operator groups (experimental in the vendor's library) are not implemented; issue "
-                           "the operators one by one, or HcclBatchSendRecv for point-to-point batches");
-}
-HcclResult HcclGroupEnd(void) {
-  return HCCL__UNSUPPORTED("operator groups are not implemented (see HcclGroupStart)");
-}
 HcclResult HcclCommRegCommStateCallback(const char *regName, HcclCommStateCallback cb, void *args) {
   (void)regName, (void)cb, (void)args;
   return HCCL__UNSUPPORTED("communicator state callbacks belong to the device fault recovery openacl's simulated "

@@ -126,6 +126,14 @@ int hccl__mpi_tag(uint64_t id, int which);
  * keeps the buffer (the caller must leak it), -1 MPI error. */
 int hccl__mpi_wait(MPI_Request *req, uint64_t deadline_ns);
 
+/* ---- groups (group.c) ------------------------------------------------------------ */
+
+/* 1 between HcclGroupStart and the matching HcclGroupEnd on this thread. */
+int hccl__group_active(void);
+/* Keeps a checked send or receive for HcclGroupEnd. */
+HcclResult hccl__group_add(const char *api, HcclComm comm, aclrtStream stream, HcclSendRecvType type, void *buf,
+                           uint64_t count, HcclDataType dtype, uint32_t peer);
+
 /* ---- communicators (comm.c) -------------------------------------------------- */
 
 typedef struct hccl__comm hccl__comm;

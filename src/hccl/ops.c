@@ -535,6 +535,8 @@ static HcclResult hccl__p2p(const char *api, int send, void *buf, uint64_t count
                       "a send and a receive to self in HcclBatchSendRecv", peer, send ? "sends to" : "receives from");
   if ((rc = hccl__devbuf(api, c, send ? "sendBuf" : "recvBuf", buf, B)))
     return rc;
+  if (hccl__group_active()) /* issued with the rest of the group by HcclGroupEnd */
+    return hccl__group_add(api, comm, stream, send ? HCCL_SEND : HCCL_RECV, buf, count, dataType, peer);
   hccl__op *o = hccl__new(c, api, 1, B, dataType, HCCL_REDUCE_SUM);
   if (o == NULL || (send ? hccl__plan_in(o, buf, 0, B) : hccl__plan_out(o, buf, 0, B)))
     return hccl__abort(o, api);

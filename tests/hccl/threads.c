@@ -25,6 +25,7 @@
 __attribute__((constructor)) static void four_devices(void) {
   setenv("OPENACL_DEVICE_COUNT", "4", 0);
   setenv("OPENACL_SHARED_DEVICE_NAME", "hccl_threads", 0);
+  setenv("HCCL_EXEC_TIMEOUT", "20", 0); /* a hang fails in seconds, not in the vendor's half hour */
 }
 
 /* ---- ranks ----------------------------------------------------------------------- */
@@ -572,8 +573,10 @@ TEST(process_wide_functions) {
   bool on = true;
   HCCL_OK(HcclGroupStatusGet(&on));
   CHECK(!on);
-  CHECK_INT_EQ(HcclGroupStart(), HCCL_E_NOT_SUPPORT);
-  CHECK_STR_HAS(aclGetRecentErrMsg(), "HcclGroupStart");
+  CHECK_INT_EQ(HcclGroupEnd(), HCCL_E_PARA);
+  CHECK_INT_EQ(HcclGroupStatusGet(NULL), HCCL_E_PTR);
+  CHECK_INT_EQ(HcclCommRegCommStateCallback("x", NULL, NULL), HCCL_E_NOT_SUPPORT);
+  CHECK_STR_HAS(aclGetRecentErrMsg(), "HcclCommRegCommStateCallback");
   CHECK_INT_EQ(HcclCommSymWinRegister(NULL, NULL, 0, NULL, 0), HCCL_E_NOT_SUPPORT);
   CHECK_INT_EQ(HcclCommSetMemoryRange(NULL, NULL, 0, 0, 0), HCCL_E_NOT_SUPPORT);
   /* HcclCommConfigInit */
@@ -902,3 +905,42 @@ static void sub_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, vo
   HCCL_OK(HcclCommDestroy(sub));
 }
 TEST(sub_communicators) { run_ranks(4, sub_rank, NULL); }
+
+/* ---- groups: sends and receives that only pair up when issued together ------------------------------------ */
+
+static void group_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, void *arg) {
+  (void)arg;
+  uint32_t right = (rank + 1) % n, left = (rank + n - 1) % n;
+  int32_t h[2][4], out[2][4];
+  int32_t *d[2], *r[2];
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 4; i++)
+      h[k][i] = (int32_t)(rank * 100 + k * 10 + i);
+    d[k] = dev_alloc(16);
+    r[k] = dev_alloc(16);
+    to_dev(d[k], h[k], 16);
+  }
+  /* every rank sends first: one by one this would wait for ever (HCCL_EXEC_TIMEOUT) */
+  HCCL_OK(HcclGroupStart());
+  HCCL_OK(HcclGroupStart()); /* nested: only the outer End issues */
+  bool on = false;
+  HCCL_OK(HcclGroupStatusGet(&on));
+  CHECK(on);
+  HCCL_OK(HcclSend(d[0], 4, HCCL_DATA_TYPE_INT32, right, comm, s));
+  HCCL_OK(HcclSend(d[1], 4, HCCL_DATA_TYPE_INT32, right, comm, s)); /* a second send to one peer: next batch */
+  HCCL_OK(HcclGroupEnd());
+  HCCL_OK(HcclRecv(r[0], 4, HCCL_DATA_TYPE_INT32, left, comm, s));
+  HCCL_OK(HcclRecv(r[1], 4, HCCL_DATA_TYPE_INT32, left, comm, s));
+  HCCL_OK(HcclGroupEnd());
+  HCCL_OK(HcclGroupStatusGet(&on));
+  CHECK(!on);
+  ACL_OK(aclrtSynchronizeStream(s));
+  for (int k = 0; k < 2; k++) {
+    from_dev(out[k], r[k], 16);
+    for (int i = 0; i < 4; i++)
+      CHECK_INT_EQ(out[k][i], left * 100 + k * 10 + i);
+    ACL_OK(aclrtFree(d[k]));
+    ACL_OK(aclrtFree(r[k]));
+  }
+}
+TEST(group_send_recv) { run_ranks(3, group_rank, NULL); }
