@@ -91,7 +91,11 @@ HcclResult HcclGroupEnd(void) {
   }
   free(nth);
   free(done), free(batch);
-  hccl__group_n = 0; /* issued or failed: the group is over either way */
+  /* issued or failed: the group is over either way; the list goes too (a
+   * thread that ends would leave it behind) */
+  free(hccl__group_items);
+  hccl__group_items = NULL;
+  hccl__group_n = hccl__group_cap = 0;
   return rc;
 }
 
