@@ -408,6 +408,13 @@ HcclResult hccl__config_apply(const char *api, const HcclCommConfig *cfg, char *
 
 /* ---- init ----------------------------------------------------------------------- */
 
+static void hccl__comm_free(hccl__comm *c) {
+  c->magic = 0;
+  free(c->stage_cache);
+  pthread_mutex_destroy(&c->stage_lock);
+  free(c);
+}
+
 static hccl__comm *hccl__comm_alloc(uint32_t rank, uint32_t nranks, int32_t dev) {
   hccl__comm *c = calloc(1, sizeof(*c));
   if (c == NULL)
@@ -464,14 +471,14 @@ HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinf
     return hccl__fail(api, HCCL_E_MEMORY, "out of host memory");
   snprintf(c->name, sizeof(c->name), "%s", ri->name);
   if ((rc = hccl__config_apply(api, cfg, c->name, &c->exec_timeout_s)) != HCCL_SUCCESS) {
-    free(c);
+    hccl__comm_free(c);
     return rc;
   }
   int self_root = hccl__rootinfo_is_self(ri);
   int mpi_mode = ri->root_world >= 0;
   int world = -1, size = 0;
   if (!mpi_mode && !self_root) {
-    free(c);
+    hccl__comm_free(c);
     return hccl__fail(api, HCCL_E_NOT_SUPPORT,
                       "the root info comes from process %d on host %s, which is in no MPI job, and this is another "
                       "process. Remedy: launch every process with mpirun (MPI carries the data between processes), "
@@ -480,11 +487,11 @@ HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinf
   }
   if (mpi_mode) {
     if ((rc = hccl__mpi_ensure(api, 1, &world, &size)) != HCCL_SUCCESS) {
-      free(c);
+      hccl__comm_free(c);
       return rc;
     }
     if (size <= 1 || ri->root_world >= size) {
-      free(c);
+      hccl__comm_free(c);
       return hccl__fail(api, HCCL_E_NOT_SUPPORT,
                         "the root info comes from MPI rank %d of an MPI job, but this process is %s. Remedy: start "
                         "all processes with the same mpirun",
@@ -494,20 +501,26 @@ HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinf
   int mismatch;
   hccl__group *g = hccl__group_take(ri->id, nranks, &mismatch);
   if (g == NULL) {
-    free(c);
+    hccl__comm_free(c);
     return mismatch ? hccl__fail(api, HCCL_E_PARA, "nRanks %u differs from the %d another rank of this process "
                                  "passed with the same root info", nranks, mismatch)
                     : hccl__fail(api, HCCL_E_MEMORY, "out of host memory");
   }
   uint64_t deadline = hccl__now_ns() + (uint64_t)hccl__env_connect_timeout() * 1000000000u;
   int collector = 0;
+  rc = HCCL_SUCCESS;
   pthread_mutex_lock(&g->lock);
   if (g->members[rank] != NULL || g->ready || g->failed) {
+    int taken = g->members[rank] != NULL, over = g->ready;
     pthread_mutex_unlock(&g->lock);
     hccl__group_unref(g);
-    free(c);
-    return hccl__fail(api, HCCL_E_PARA, "rank %u of this root info has joined already in this process. Remedy: "
-                      "give each thread its own rank", rank);
+    hccl__comm_free(c);
+    if (taken)
+      return hccl__fail(api, HCCL_E_PARA, "rank %u of this root info has joined already in this process. Remedy: "
+                        "give each thread its own rank", rank);
+    return hccl__fail(api, HCCL_E_PARA, "the communicator of this root info %s. Remedy: a root info makes one "
+                      "communicator: call HcclGetRootInfo again for another",
+                      over ? "is complete already" : "failed to form (a rank timed out)");
   }
   g->members[rank] = c;
   g->local_joined++;
@@ -583,7 +596,7 @@ HcclResult hccl__comm_init(const char *api, uint32_t nranks, const hccl__rootinf
     pthread_cond_broadcast(&g->cond);
     pthread_mutex_unlock(&g->lock);
     hccl__group_unref(g);
-    free(c);
+    hccl__comm_free(c);
     return rc;
   }
   hccl__comm_publish(c);
@@ -606,7 +619,8 @@ HcclResult hccl__comm_init_all(const char *api, uint32_t ndev, const int32_t *de
       rc = HCCL_E_MEMORY;
   if (cs == NULL || rc != HCCL_SUCCESS) {
     for (uint32_t i = 0; cs != NULL && i < ndev; i++)
-      free(cs[i]);
+      if (cs[i] != NULL)
+        hccl__comm_free(cs[i]);
     free(cs);
     hccl__group_unref(g);
     return hccl__fail(api, HCCL_E_MEMORY, "out of host memory");
@@ -652,10 +666,7 @@ HcclResult hccl__comm_destroy(const char *api, hccl__comm *c) {
   pthread_mutex_lock(&g->lock);
   g->members[c->rank] = NULL;
   pthread_mutex_unlock(&g->lock);
-  c->magic = 0;
-  free(c->stage_cache);
-  pthread_mutex_destroy(&c->stage_lock);
-  free(c);
+  hccl__comm_free(c);
   hccl__group_unref(g);
   return HCCL_SUCCESS;
 }
