@@ -293,6 +293,34 @@ TEST(residual_block) {
   acl__graph_free(b.g);
 }
 
+/* ResNet's basic block at a size where the engine picks Winograd for the
+ * 3x3 convolutions (64 channels, 16x16 maps): relu, the residual add and the
+ * final relu fused into them, as on the direct path; results as the
+ * reference executor's within 1e-5 of the largest output (Winograd's
+ * transforms round sums of the whole tile, so its error follows the
+ * tile's magnitude rather than each element's: 3 of 32768 elements miss
+ * the element-wise bound by a few 1e-5). */
+TEST(winograd_block) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){2, 64, 16, 16});
+  int ds = conv(&b, "down", x, 64, 64, 1, 0, 1, 1, 1);
+  int h = unary(&b, "Relu", conv(&b, "c1", x, 64, 64, 3, 1, 1, 1, 1), "r1");
+  int y = conv(&b, "c2", h, 64, 64, 3, 1, 1, 1, 1);
+  y = unary(&b, "Relu", binary(&b, "Add", y, ds, "add"), "r2");
+  gb_output(&b, y);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){2, 64, 16, 16});
+  compare_run_tol(e, b.g, &f, 1e-5);
+  acl__engine_stats st = stats(e);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  CHECK((long)st.fused >= 3); /* relu, add, relu */
+  CHECK_INT_EQ(st.fallback, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
 /* depthwise conv + Clip(0, 6) (opset 13, bounds as inputs) + 1x1 conv, MobileNet's pattern. */
 TEST(depthwise_clip) {
   gb b = gb_new(13);

@@ -42,6 +42,22 @@ int acl__engine_enabled(void) {
   return engine_on;
 }
 
+/* OPENACL_CONV_WINOGRAD=0 keeps every convolution on oneDNN's direct
+ * algorithm (for comparisons; the default lets dnnl_ops.c pick Winograd
+ * where it pays). */
+static pthread_once_t wino_once = PTHREAD_ONCE_INIT;
+static int wino_on = 1;
+
+static void wino_read(void) {
+  const char *v = getenv("OPENACL_CONV_WINOGRAD");
+  wino_on = v == NULL || v[0] == '\0' || strcmp(v, "0") != 0;
+}
+
+int acl__eng_winograd_on(void) {
+  pthread_once(&wino_once, wino_read);
+  return wino_on;
+}
+
 /* oneDNN's parallel loops use OpenMP; the calling thread's team size is
  * its nthreads-var.  The symbol comes with libdnnl's OpenMP runtime, so it
  * is looked up rather than linked (the library need not be built with

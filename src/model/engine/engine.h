@@ -63,6 +63,8 @@ int acl__engine_call_home(int (*fn)(void *), void *arg);
 /* Which executor OPENACL_MODEL_ENGINE selects: 1 for the engine (default,
  * "auto"), 0 for the reference executor ("reference").  Read once. */
 int acl__engine_enabled(void);
+/* 0 when OPENACL_CONV_WINOGRAD=0 keeps convolutions off Winograd. */
+int acl__eng_winograd_on(void);
 
 /* Statistics of the last plan built, for tests and the log. */
 typedef struct acl__engine_stats {
