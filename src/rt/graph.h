@@ -1,7 +1,8 @@
 /*
- * graph.h - model runtime instances captured from a stream (aclmdlRI, "ACL
- * graph"), first slice of issue 14: single-stream capture and replay.
- * docs/graphs.md has the user's view.
+ * graph.h - model runtime instances (aclmdlRI, "ACL graph"): what the rest
+ * of the runtime and the API layer call.  The implementation is split over
+ * src/rt/graph*.c (graph_impl.h says which file holds what, and the lock
+ * order); docs/graphs.md has the user's view.
  */
 #ifndef OPENACL_RT_GRAPH_H
 #define OPENACL_RT_GRAPH_H

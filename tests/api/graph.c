@@ -1,9 +1,11 @@
 /*
  * graph.c - model runtime instances captured from one stream (aclmdlRI,
  * docs/graphs.md): capture and replay equal eager execution, replays are
- * serialised, host functions and value waits replay, capture modes, every
- * error code of the first slice of issue 14, names, ids, callbacks,
- * introspection and the JSON dump.  Public API only.
+ * serialised, host functions and value waits replay, capture modes, the
+ * capture error codes, names, ids, callbacks, introspection and the JSON
+ * dump.  Several streams, build mode and conditional tasks are in
+ * graph_multi.c, changes after recording in graph_update.c.  Public API
+ * only.
  */
 #include <pthread.h>
 #include <stdatomic.h>
