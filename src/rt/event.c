@@ -428,7 +428,7 @@ int acl__event_same_context(const char *api, acl__event *e, acl__stream *s) {
 
 int acl__event_record(const char *api, acl__event *e, acl__stream *s) {
   pthread_mutex_lock(&e->lock);
-  e->graph_ri = 0; /* the latest record is a real one */
+  __atomic_store_n(&e->graph_ri, 0, __ATOMIC_RELAXED); /* the latest record is a real one */
   uint64_t seq;
   if (e->ipc != NULL) {
     seq = atomic_fetch_add(&e->ipc->recorded, 1) + 1;
@@ -449,12 +449,14 @@ int acl__event_reset(const char *api, acl__event *e, acl__stream *s) {
 
 void acl__event_graph_mark(acl__event *e, uint32_t ri_id, uint32_t edge) {
   pthread_mutex_lock(&e->lock);
-  e->graph_ri = ri_id + 1;
+  __atomic_store_n(&e->graph_ri, ri_id + 1, __ATOMIC_RELAXED);
   e->graph_edge = edge;
   pthread_mutex_unlock(&e->lock);
 }
 
 uint32_t acl__event_graph_mark_of(acl__event *e, uint32_t *edge) {
+  if (__atomic_load_n(&e->graph_ri, __ATOMIC_RELAXED) == 0)
+    return UINT32_MAX; /* the common case: no lock (written under it, read alone as a hint) */
   pthread_mutex_lock(&e->lock);
   uint32_t r = e->graph_ri == 0 ? UINT32_MAX : e->graph_ri - 1;
   *edge = e->graph_edge;
@@ -558,7 +560,7 @@ int acl__event_task_is_ext_record(acl__task *t) {
 uint64_t acl__event_task_take_seq(acl__task *t) {
   acl__event_task *et = (acl__event_task *)t;
   pthread_mutex_lock(&et->ev->lock);
-  et->ev->graph_ri = 0;
+  __atomic_store_n(&et->ev->graph_ri, 0, __ATOMIC_RELAXED);
   uint64_t seq = ++et->ev->recorded;
   pthread_mutex_unlock(&et->ev->lock);
   return seq;

@@ -337,7 +337,8 @@ struct acl__event {
   uint64_t last_stream_seq;     /* task's position there: a synchronising thread helps it along */
   int host_waiters;
   struct acl__event_waiter *waiters;  /* streams parked until done >= target */
-  uint32_t graph_ri;            /* the latest record was captured: into aclmdlRI graph_ri - 1 ... */
+  uint32_t graph_ri;            /* the latest record was captured: into aclmdlRI graph_ri - 1 (written
+                                   under the lock, atomically: read without it as a hint) ... */
   uint32_t graph_edge;          /* ... as its internal edge graph_edge (graph_capture.c); 0: not */
   /* IPC events (ACL_EVENT_IPC) once exported or opened: recorded and done
    * live in a shared signal of the host-wide registry (event.c) */
