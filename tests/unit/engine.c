@@ -1068,3 +1068,71 @@ TEST(matmul_flattened_rows) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* One attention block and MLP as PyTorch exports a transformer layer: q, k, v
+ * split into heads by Reshape + Transpose, scores scaled by a Div, the heads
+ * merged back by Transpose + Reshape, the output projection and fc2 added to
+ * their residuals, GELU (as Erf) after fc1.  The transposes are read in place
+ * or written by the products, the scale, bias, residual and GELU run inside
+ * them: eight products and a softmax after the input's Relu, equal to the reference
+ * executor at batch 1 and 8. */
+TEST(attention_block) {
+  gb b = gb_new(13);
+  const int64_t S = 6, H = 2, D = 4, E = H * D;
+  int x = unary(&b, "Relu", gb_input(&b, "x", 3, (int64_t[]){-1, S, E}), "h"); /* a residual the block may overwrite */
+  int64_t hs[4] = {0, S, H, D}, ms[3] = {0, S, E};
+  int heads = gb_const(&b, "heads", ACL__ONNX_INT64, 1, (int64_t[]){4}, hs, 0, 0);
+  int merged = gb_const(&b, "merged", ACL__ONNX_INT64, 1, (int64_t[]){3}, ms, 0, 0);
+  const char *names[3] = {"q", "k", "v"};
+  int qkv[3];
+  for (int i = 0; i < 3; i++) {
+    char w[8], bi[8], pr[8], ad[8], rs[8], tr[8];
+    snprintf(w, sizeof(w), "w%s", names[i]);
+    snprintf(bi, sizeof(bi), "b%s", names[i]);
+    snprintf(pr, sizeof(pr), "%s_mm", names[i]);
+    snprintf(ad, sizeof(ad), "%s_add", names[i]);
+    snprintf(rs, sizeof(rs), "%s_rs", names[i]);
+    snprintf(tr, sizeof(tr), "%s_t", names[i]);
+    int y = binary(&b, "MatMul", x, gb_w(&b, w, 2, (int64_t[]){E, E}), pr);
+    y = binary(&b, "Add", gb_w(&b, bi, 1, (int64_t[]){E}), y, ad); /* the bias first, as exported */
+    y = binary(&b, "Reshape", y, heads, rs);
+    qkv[i] = unary(&b, "Transpose", y, tr);
+    gb_ints(&b, "perm", 4, i == 1 ? (int64_t[]){0, 2, 3, 1} : (int64_t[]){0, 2, 1, 3});
+  }
+  float scale = 2.0f, sqrt2 = 1.41421356f, one = 1.0f, half = 0.5f;
+  int s = binary(&b, "MatMul", qkv[0], qkv[1], "scores");
+  s = binary(&b, "Div", s, gb_const(&b, "scale", ACL__ONNX_FLOAT, 0, NULL, &scale, 0, 0), "scaled");
+  s = unary(&b, "Softmax", s, "probs");
+  gb_int(&b, "axis", -1);
+  int o = binary(&b, "MatMul", s, qkv[2], "context");
+  o = unary(&b, "Transpose", o, "context_t");
+  gb_ints(&b, "perm", 4, (int64_t[]){0, 2, 1, 3});
+  o = binary(&b, "Reshape", o, merged, "context_merged");
+  o = binary(&b, "MatMul", o, gb_w(&b, "wo", 2, (int64_t[]){E, E}), "out_mm");
+  o = binary(&b, "Add", gb_w(&b, "bo", 1, (int64_t[]){E}), o, "out");
+  int r1 = binary(&b, "Add", x, o, "residual1");
+  int f = binary(&b, "MatMul", r1, gb_w(&b, "w1", 2, (int64_t[]){E, 3 * E}), "fc1_mm");
+  f = binary(&b, "Add", gb_w(&b, "b1", 1, (int64_t[]){3 * E}), f, "fc1");
+  int g0 = binary(&b, "Div", f, gb_const(&b, "sqrt2", ACL__ONNX_FLOAT, 0, NULL, &sqrt2, 0, 0), "g_div");
+  int g1 = unary(&b, "Erf", g0, "g_erf");
+  int g2 = binary(&b, "Add", g1, gb_const(&b, "one", ACL__ONNX_FLOAT, 0, NULL, &one, 0, 0), "g_add");
+  int g3 = binary(&b, "Mul", f, g2, "g_mul");
+  int g = binary(&b, "Mul", g3, gb_const(&b, "half", ACL__ONNX_FLOAT, 0, NULL, &half, 0, 0), "gelu");
+  int f2 = binary(&b, "MatMul", g, gb_w(&b, "w2", 2, (int64_t[]){3 * E, E}), "fc2_mm");
+  f2 = binary(&b, "Add", gb_w(&b, "b2", 1, (int64_t[]){E}), f2, "fc2");
+  gb_output(&b, binary(&b, "Add", r1, f2, "residual2"));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t batch = 1; batch <= 8; batch += 7) {
+    feed fd = {0};
+    feed_add(&fd, &b, 3, (int64_t[]){batch, S, E});
+    compare_run(e, b.g, &fd);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps (%zu oneDNN, %zu reference), %zu fused\n", (long long)batch, st.steps,
+           st.dnnl_steps, st.ref_steps, st.fused);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+    CHECK_INT_EQ((long)st.steps, 10); /* the Relu, 8 products and the softmax */
+    feed_free(&fd);
+  }
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

@@ -9,8 +9,13 @@
  *  - Conv -> Add(residual) -> activation: the convolution accumulates into
  *    the residual tensor's buffer (a "sum" post-op) when that tensor is read
  *    by nothing else afterwards, then applies the activation;
- *  - Conv / Gemm / MatMul / binary -> activation (an eltwise post-op);
- *  - MatMul -> Add(constant bias over the last axis) -> activation.
+ *  - Conv / Gemm / MatMul / binary -> activation (an eltwise post-op; GELU
+ *    as exported, five nodes, included);
+ *  - MatMul -> Add(constant bias over the last axis) or a constant scale ->
+ *    Add(residual, accumulated in place as for Conv) -> activation;
+ *  - Transpose -> MatMul: the product reads the transposed view in place,
+ *    and MatMul -> Transpose: the product writes the transposed order
+ *    (attention's heads split and merged without copies).
  * Weights are reordered once, when the plan is built, into the layout the
  * chosen convolution implementation prefers.
  *
@@ -158,6 +163,31 @@ static int single_next(eng_build *b, int ni, int v) {
         return (int)j;
   }
   return -1;
+}
+
+/* Like single_next, but Shape and Size nodes do not count: they read only
+ * v's dimensions (exporters compute the next Reshape's shape from them), and
+ * the plan turns them into constants. */
+static int data_next(eng_build *b, int ni, int v) {
+  if (v < 0 || V(b, v)->graph_output)
+    return -1;
+  const acl__graph *g = b->e->g;
+  int found = -1, reads = 0;
+  for (size_t j = (size_t)ni + 1; j < g->n_nodes; j++) {
+    if (b->e->dead[j] || b->skip[j])
+      continue;
+    int shape_only = op_is(b, (int)j, "Shape") || op_is(b, (int)j, "Size");
+    for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
+      if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == v) {
+        reads++;
+        if (shape_only)
+          continue;
+        if (found >= 0)
+          return -1;
+        found = (int)j;
+      }
+  }
+  return reads == b->uses_left[v] ? found : -1;
 }
 
 /* Whether every later reader of v is a convolution reading it as its data:
@@ -318,32 +348,95 @@ static int swish_mul(eng_build *b, int act, int v, dnnl_alg_kind_t *alg) {
   return (a0 == v && a1 == s) || (a0 == s && a1 == v) ? m : -1;
 }
 
+static int in_of(eng_build *b, int ni, size_t k) {
+  return k < N(b, ni)->n_inputs ? acl__eng_resolve(b->e, N(b, ni)->inputs[k]) : -1;
+}
+
+/* The next node of `op` reading v as its only later reader, or -1. */
+static int next_op(eng_build *b, int ni, int v, const char *op) {
+  int c = single_next(b, ni, v);
+  return c >= 0 && op_is(b, c, op) ? c : -1;
+}
+
+/* The operand of binary node c that is not v, or -1 (also when both are v). */
+static int other_in(eng_build *b, int c, int v) {
+  int a0 = in_of(b, c, 0), a1 = in_of(b, c, 1);
+  if (N(b, c)->n_inputs != 2 || a0 == a1)
+    return -1;
+  return a0 == v ? a1 : a1 == v ? a0 : -1;
+}
+
+static int near(float a, float want) {
+  return a > want - 1e-3f * (want > 0 ? want : -want) - 1e-6f && a < want + 1e-3f * (want > 0 ? want : -want) + 1e-6f;
+}
+
+/* GELU as PyTorch exports it, y = x * (Erf(x / sqrt(2)) + 1) * 0.5, starting
+ * at the Div node dv that reads x: 1 and its five nodes in order (Div, Erf,
+ * Add, Mul by x, Mul by 0.5) in chain, or 0. */
+static int gelu_match(eng_build *b, int dv, int x, int chain[5]) {
+  float c = 0, one = 0, half = 0;
+  if (!op_is(b, dv, "Div") || N(b, dv)->n_inputs != 2 || in_of(b, dv, 0) != x ||
+      !const_scalar(b, in_of(b, dv, 1), &c) || !near(c, 1.41421356f))
+    return 0;
+  int e = next_op(b, dv, out_of(b, dv, 0), "Erf");
+  int a = e >= 0 ? next_op(b, e, out_of(b, e, 0), "Add") : -1;
+  if (a < 0 || !const_scalar(b, other_in(b, a, out_of(b, e, 0)), &one) || one != 1.0f)
+    return 0;
+  int m1 = next_op(b, a, out_of(b, a, 0), "Mul");
+  if (m1 < 0 || other_in(b, m1, out_of(b, a, 0)) != x)
+    return 0;
+  int m2 = next_op(b, m1, out_of(b, m1, 0), "Mul");
+  if (m2 < 0 || !const_scalar(b, other_in(b, m2, out_of(b, m1, 0)), &half) || half != 0.5f)
+    return 0;
+  chain[0] = dv, chain[1] = e, chain[2] = a, chain[3] = m1, chain[4] = m2;
+  return 1;
+}
+
+/* The nodes of an activation a primitive absorbs, in graph order: the
+ * activation (or the pattern's first node), the pattern's middle nodes, and
+ * the Mul that completes a Swish / HardSwish / GELU pattern; -1 where none. */
+typedef struct tail {
+  int act, mid[3], mul;
+} tail;
+
+static const tail no_tail = {-1, {-1, -1, -1}, -1};
+
 /* The tail a primitive writing `out` can absorb: an activation node after
- * it, or a Swish / HardSwish pair (the activation and the Mul, *mul_node). */
-static int tail_activation(eng_build *b, int ni, int out, post *po, int *act_node, int *mul_node) {
-  *mul_node = -1;
-  *act_node = single_next(b, ni, out);
-  if (*act_node >= 0 && activation(b, *act_node, po) > 0)
+ * it, or a Swish / HardSwish pair (the activation and the Mul), or the five
+ * nodes of an exported GELU.  1 when there is one. */
+static int tail_activation(eng_build *b, int ni, int out, post *po, tail *t) {
+  *t = no_tail;
+  t->act = single_next(b, ni, out);
+  if (t->act >= 0 && activation(b, t->act, po) > 0)
     return 1;
   po->n = 0;
-  *act_node = -1;
-  /* out read twice, by the activation and by the Mul */
+  t->act = -1;
+  /* out read twice: by the activation and by the Mul */
   if (out >= 0 && b->uses_left[out] == 2 && !V(b, out)->graph_output) {
     const acl__graph *g = b->e->g;
-    for (size_t j = (size_t)ni + 1; j < g->n_nodes && *act_node < 0; j++) {
+    for (size_t j = (size_t)ni + 1; j < g->n_nodes && t->act < 0; j++) {
       if (b->e->dead[j] || b->skip[j])
         continue;
       for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
         if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == out) {
           dnnl_alg_kind_t alg;
-          int m = swish_mul(b, (int)j, out, &alg);
+          int m = swish_mul(b, (int)j, out, &alg), chain[5];
           if (m >= 0) {
-            *act_node = (int)j;
-            *mul_node = m;
+            t->act = (int)j;
+            t->mul = m;
             po->n = 1;
             po->e[0].alg = alg;
             po->e[0].a = alg == dnnl_eltwise_swish ? 1.f : 0.f;
             po->e[0].b = 0.f;
+            return 1;
+          }
+          if (gelu_match(b, (int)j, out, chain)) {
+            t->act = chain[0];
+            memcpy(t->mid, chain + 1, sizeof(t->mid));
+            t->mul = chain[4];
+            po->n = 1;
+            po->e[0].alg = dnnl_eltwise_gelu_erf;
+            po->e[0].a = po->e[0].b = 0.f;
             return 1;
           }
           j = g->n_nodes; /* the first reader decides */
@@ -352,6 +445,20 @@ static int tail_activation(eng_build *b, int ni, int out, post *po, int *act_nod
     }
   }
   return 0;
+}
+
+/* The value the tail's last node writes, or `out` when there is no tail. */
+static int tail_out(eng_build *b, const tail *t, int out) {
+  return t->mul >= 0 ? out_of(b, t->mul, 0) : t->act >= 0 ? out_of(b, t->act, 0) : out;
+}
+
+static void absorb(eng_build *b, int node, int final);
+
+static void absorb_tail(eng_build *b, const tail *t, int final) {
+  absorb(b, t->act, final);
+  for (int k = 0; k < 3; k++)
+    absorb(b, t->mid[k], final);
+  absorb(b, t->mul, final);
 }
 
 /* Marks the fused nodes and makes their outputs views of `final`. */
@@ -665,8 +772,9 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     acl__eng_plain_md(&b_md, 1, &oc);
 
   /* fusions: a residual Add (accumulated in place) and an activation */
-  int y = out_of(b, ni, 0), sum_x = -1, add_node = -1, act_node = -1, mul_node = -1, cur = y;
+  int y = out_of(b, ni, 0), sum_x = -1, add_node = -1, cur = y;
   post po = {0};
+  tail tl;
   int an = single_next(b, ni, y);
   if (an >= 0 && op_is(b, an, "Add") && N(b, an)->n_inputs == 2) {
     int a0 = acl__eng_resolve(b->e, N(b, an)->inputs[0]), a1 = acl__eng_resolve(b->e, N(b, an)->inputs[1]);
@@ -677,7 +785,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
       cur = out_of(b, an, 0);
     }
   }
-  tail_activation(b, add_node >= 0 ? add_node : ni, cur, &po, &act_node, &mul_node);
+  tail_activation(b, add_node >= 0 ? add_node : ni, cur, &po, &tl);
   if (sum_x >= 0)
     dst_md = V(b, sum_x)->md;
   else
@@ -700,9 +808,9 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
    * output scale: ReLU commutes with a positive scale) */
   int qnode = -1, qtype = 0;
   float qs = 1.f;
-  if (q8 >= 0 && sum_x < 0 && mul_node < 0 &&
-      (act_node < 0 || (po.n == 1 && po.e[0].alg == dnnl_eltwise_relu && po.e[0].a == 0.f))) {
-    int last = act_node >= 0 ? act_node : ni, fin = out_of(b, last, 0);
+  if (q8 >= 0 && sum_x < 0 && tl.mul < 0 &&
+      (tl.act < 0 || (po.n == 1 && po.e[0].alg == dnnl_eltwise_relu && po.e[0].a == 0.f))) {
+    int last = tl.act >= 0 ? tl.act : ni, fin = out_of(b, last, 0);
     int qn = single_next(b, last, fin);
     if (qn >= 0 && op_is(b, qn, "QuantizeLinear") && N(b, qn)->n_inputs >= 2) {
       int qins[3] = {-1, -1, -1};
@@ -730,9 +838,10 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
         (attempt == 1 && !(b->e->bf16 && src_any.format_kind == dnnl_format_kind_any)))
       continue;
     if (attempt == 3) {
-      if (sum_x < 0 && act_node < 0)
+      if (sum_x < 0 && tl.act < 0)
         break;
-      sum_x = add_node = act_node = mul_node = -1;
+      sum_x = add_node = -1;
+      tl = no_tail;
       po.n = 0;
       md_any(&dst_md, rank, od);
     }
@@ -749,7 +858,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     if (lowp) {
       md_any_dt(&s_md, rank, X->dims, dnnl_bf16);
       md_any_dt(&w_md, wr, wd, dnnl_bf16);
-      int fin = mul_node >= 0 ? out_of(b, mul_node, 0) : act_node >= 0 ? out_of(b, act_node, 0) : cur;
+      int fin = tail_out(b, &tl, cur);
       if (sum_x < 0 && only_convs_read(b, ni, fin))
         md_any_dt(&d_md, rank, od, dnnl_bf16);
     }
@@ -836,8 +945,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     if (int8)
       b->p->int8_steps++;
     absorb(b, add_node, y);
-    absorb(b, act_node, y);
-    absorb(b, mul_node, y);
+    absorb_tail(b, &tl, y);
     if (qout)
       absorb(b, qnode, dst);
   }
@@ -1085,8 +1193,9 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
     c = t;
   }
   post po = {0};
-  int y = out_of(b, ni, 0), act_node = -1, mul_node = -1;
-  tail_activation(b, ni, y, &po, &act_node, &mul_node);
+  int y = out_of(b, ni, 0);
+  tail tl;
+  tail_activation(b, ni, y, &po, &tl);
   dnnl_primitive_desc_t pd = NULL;
   int s0 = a, s1 = c;
   /* first in a's layout (blocked included), c described or reordered to
@@ -1141,26 +1250,120 @@ static int binary(eng_build *b, int ni, const int *ins, size_t nin) {
   eng_arg args[3] = {{DNNL_ARG_SRC_0, s0}, {DNNL_ARG_SRC_1, s1}, {DNNL_ARG_DST, y}};
   int rc = acl__eng_prim_step(b, pd, args, 3, "binary");
   dnnl_primitive_desc_destroy(pd);
-  if (rc == 0) {
-    absorb(b, act_node, y);
-    absorb(b, mul_node, y);
-  }
+  if (rc == 0)
+    absorb_tail(b, &tl, y);
   return rc;
 }
 
 /* ---- matrix products ----------------------------------------------------------- */
 
-/* y = sa x sw (+ bias, activations fused), of rank r and dims od; when yr
- * is not 0 the product is computed as given but y has rank yr and dims yod
- * (the same dense bytes: a [..., M, K] x [K, N] product done as one 2-D
- * product). */
-static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnnl_memory_desc_t *bias_md, int r,
-                       const int64_t *od, float alpha, int add_node, int yr, const int64_t *yod) {
+/* What a matrix product absorbs after it, found by mm_fusions: a constant
+ * bias over the last axis (an Add), or a constant scale (a Div or Mul by a
+ * scalar: attention's 1 / sqrt(d); only without a bias, whose order against
+ * the scale oneDNN's implementations need not agree on), then a residual Add
+ * accumulated into the other operand's buffer when nothing reads that buffer
+ * later (oneDNN's sum post-op: a transformer's skip connection).  The
+ * activation after them is tail_activation's. */
+typedef struct mm_fuse {
+  int bias; /* a constant bias value, or -1 */
+  dnnl_memory_desc_t bias_md;
+  float alpha;
+  int sum_x;       /* the residual accumulated into, or -1 */
+  int nodes[3], n; /* the nodes absorbed before the activation, in order */
+} mm_fuse;
+
+static void mm_no_fusion(mm_fuse *f) {
+  memset(f, 0, sizeof(*f));
+  f->bias = f->sum_x = -1;
+  f->alpha = 1.f;
+}
+
+static void mm_fusions(eng_build *b, int ni, int r, const int64_t *od, mm_fuse *f) {
+  mm_no_fusion(f);
+  int cur = out_of(b, ni, 0), n = single_next(b, ni, cur);
+  int other = n >= 0 ? other_in(b, n, cur) : -1;
+  float c = 0.f;
+  if (other >= 0 && op_is(b, n, "Add") && f32(b, other) && V(b, other)->kind == ENG_CONST && V(b, other)->rank <= r &&
+      acl__op_numel(V(b, other)->rank, V(b, other)->dims) == od[r - 1] &&
+      V(b, other)->dims[V(b, other)->rank - 1] == od[r - 1]) {
+    int64_t bd[DNNL_MAX_NDIMS];
+    for (int k = 0; k < r; k++)
+      bd[k] = k == r - 1 ? od[r - 1] : 1;
+    acl__eng_plain_md(&f->bias_md, r, bd);
+    f->bias = other;
+  } else if (other >= 0 && (op_is(b, n, "Mul") || (op_is(b, n, "Div") && in_of(b, n, 0) == cur)) &&
+             const_scalar(b, other, &c) && c != 0.f && isfinite(c)) {
+    f->alpha = op_is(b, n, "Div") ? 1.f / c : c;
+  } else {
+    n = -1;
+  }
+  if (n >= 0) {
+    f->nodes[f->n++] = n;
+    cur = out_of(b, n, 0);
+    n = single_next(b, n, cur);
+    other = n >= 0 ? other_in(b, n, cur) : -1;
+  }
+  if (other >= 0 && op_is(b, n, "Add") && f32(b, other) && V(b, other)->plain && same_dims(V(b, other), r, od) &&
+      only_reader_left(b, other)) {
+    f->sum_x = other;
+    f->nodes[f->n++] = n;
+  }
+}
+
+/* When the only reader of v (written by node) is a Transpose, the layout in
+ * which v is written so that the Transpose's output is v's bytes in plain
+ * order (attention's heads merged back: [B,H,S,D] -> [B,S,H,D]): *md, and z's
+ * dims in zd; returns the Transpose node, or -1. */
+static int transposed_dst(eng_build *b, int node, int v, int r, const int64_t *od, dnnl_memory_desc_t *md,
+                          int64_t *zd) {
+  int t = data_next(b, node, v);
+  if (t < 0 || !op_is(b, t, "Transpose") || in_of(b, t, 0) != v)
+    return -1;
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, t, &d);
+  const int64_t *perm = NULL;
+  int64_t np = acl__op_attr_ints(&c, "perm", &perm);
+  acl__diags_free(&d);
+  if (np != r)
+    return -1;
+  int p[DNNL_MAX_NDIMS], seen[DNNL_MAX_NDIMS] = {0};
+  for (int i = 0; i < r; i++) {
+    if (perm[i] < 0 || perm[i] >= r || seen[perm[i]]++)
+      return -1;
+    p[i] = (int)perm[i];
+    zd[i] = od[p[i]];
+  }
+  /* axis i of the Transpose's output z is axis p[i] of v */
+  dnnl_memory_desc_t zplain;
+  acl__eng_plain_md(&zplain, r, zd);
+  return dnnl_memory_desc_permute_axes(md, &zplain, p) == dnnl_success ? t : -1;
+}
+
+/* Whether oneDNN reads v's layout in place as a matrix product's operand:
+ * float32 without blocks, at any strides (a permuted plain tensor, such as
+ * attention's heads split off by a Transpose). */
+static int mm_strided(eng_build *b, int v, int r) {
+  const dnnl_memory_desc_t *md = &V(b, v)->md;
+  return V(b, v)->rank == r && md->data_type == dnnl_f32 && md->format_kind == dnnl_blocked &&
+         md->format_desc.blocking.inner_nblks == 0 && md->offset0 == 0;
+}
+
+/* y = sa x sw (+ the fusions f, then an activation), of rank r and dims od;
+ * when yr is not 0 the product is computed as given but y has rank yr and
+ * dims yod (the same dense bytes: a [..., M, K] x [K, N] product done as one
+ * 2-D product).  sa and sw may be strided (mm_strided): tried as they are,
+ * then as plain copies if oneDNN has no fast kernel for them. */
+static int matmul_step(eng_build *b, int ni, int sa, int sw, const mm_fuse *f, int r, const int64_t *od, int yr,
+                       const int64_t *yod) {
   post po = {0};
-  int y = out_of(b, ni, 0), act_node = -1, mul_node = -1;
-  int last = add_node >= 0 ? out_of(b, add_node, 0) : y;
-  tail_activation(b, add_node >= 0 ? add_node : ni, last, &po, &act_node, &mul_node);
-  dnnl_memory_desc_t dst;
+  int y = out_of(b, ni, 0);
+  int last = f->n > 0 ? f->nodes[f->n - 1] : ni;
+  tail tl;
+  tail_activation(b, last, out_of(b, last, 0), &po, &tl);
+  int fin_node = tl.mul >= 0 ? tl.mul : tl.act >= 0 ? tl.act : last;
+  dnnl_memory_desc_t dst, tmd;
+  int64_t zd[DNNL_MAX_NDIMS];
+  int tnode = yr == 0 && f->sum_x < 0 ? transposed_dst(b, fin_node, out_of(b, fin_node, 0), r, od, &tmd, zd) : -1;
   acl__eng_plain_md(&dst, r, od);
   /* in a precision mode both operands in bfloat16, constant weights in the
    * layout oneDNN prefers (reordered once), then float32 if oneDNN has no
@@ -1168,8 +1371,9 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnn
    * preferred layout was no faster on BERT, and a reordered copy of every
    * weight would double the model's memory. */
   int wconst = V(b, sw)->kind == ENG_CONST, lowp = b->e->bf16;
+  int odd = !V(b, sa)->plain || !V(b, sw)->plain || tnode >= 0, strided = 1;
   dnnl_primitive_desc_t pd = NULL;
-  for (; lowp >= 0 && pd == NULL; lowp--) {
+  for (;;) {
     dnnl_memory_desc_t a_md = V(b, sa)->md, w_md = V(b, sw)->md;
     if (lowp) {
       acl__eng_plain_md_dt(&a_md, r, V(b, sa)->dims, dnnl_bf16);
@@ -1177,55 +1381,71 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, int bias, const dnn
         md_any_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
       else
         acl__eng_plain_md_dt(&w_md, r, V(b, sw)->dims, dnnl_bf16);
+    } else if (!strided) {
+      acl__eng_plain_md(&a_md, r, V(b, sa)->dims);
+      acl__eng_plain_md(&w_md, r, V(b, sw)->dims);
     }
     dnnl_matmul_desc_t md;
-    dnnl_primitive_attr_t attr = make_attr(0, &po, NULL, alpha);
+    dnnl_primitive_attr_t attr = make_attr(f->sum_x >= 0, &po, NULL, f->alpha);
     if (attr == NULL)
       return ACL_ERROR_BAD_ALLOC;
-    if (dnnl_matmul_desc_init(&md, &a_md, &w_md, bias >= 0 ? bias_md : NULL, &dst) != dnnl_success ||
+    if (dnnl_matmul_desc_init(&md, &a_md, &w_md, f->bias >= 0 ? &f->bias_md : NULL,
+                              strided && tnode >= 0 ? &tmd : &dst) != dnnl_success ||
         dnnl_primitive_desc_create(&pd, &md, attr, b->e->dnnl, NULL) != dnnl_success)
       pd = NULL;
     dnnl_primitive_attr_destroy(attr);
-    if (pd != NULL && lowp && is_ref(pd)) {
+    if (pd != NULL && (lowp || (strided && odd)) && is_ref(pd)) {
       dnnl_primitive_desc_destroy(pd);
       pd = NULL;
     }
+    if (pd != NULL)
+      break;
+    if (lowp)
+      lowp = 0;
+    else if (strided && odd)
+      strided = 0;
+    else
+      return 1;
   }
-  lowp++; /* the loop's last decrement */
-  if (pd == NULL)
-    return 1;
+  if (!strided)
+    tnode = -1;
   const dnnl_memory_desc_t *qa = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
   const dnnl_memory_desc_t *qw = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
   int xa = in_layout(b, sa, qa);
   int xw = xa < 0 ? -1 : wconst ? const_reordered(b, sw, &V(b, sw)->md, qw) : in_layout(b, sw, qw);
-  int bv = bias >= 0 ? view_as(b, bias, r, bias_md->dims, bias_md) : -2;
-  if (xa < 0 || xw < 0 || bv == -1) {
+  int bv = f->bias >= 0 ? view_as(b, f->bias, r, f->bias_md.dims, &f->bias_md) : -2;
+  int dv = yr != 0 ? acl__eng_val_new(b->p) : y;
+  if (xa < 0 || xw < 0 || bv == -1 || dv < 0) {
     dnnl_primitive_desc_destroy(pd);
     return ACL_ERROR_BAD_ALLOC;
   }
-  int dv = y;
+  /* dv: what the step writes, with the product's rank */
+  int z = tnode >= 0 ? out_of(b, tnode, 0) : -1;
+  if (f->sum_x >= 0) {
+    define_view(b, dv, f->sum_x, r, od, &dst);
+  } else if (z >= 0) {
+    dnnl_memory_desc_t zplain;
+    acl__eng_plain_md(&zplain, r, zd);
+    define(b, z, r, zd, &zplain);
+    define_view(b, dv, z, r, od, &tmd);
+  } else {
+    define(b, dv, r, od, &dst);
+  }
   if (yr != 0) {
     dnnl_memory_desc_t ymd;
     acl__eng_plain_md(&ymd, yr, yod);
-    dv = acl__eng_val_new(b->p);
-    if (dv < 0) {
-      dnnl_primitive_desc_destroy(pd);
-      return ACL_ERROR_BAD_ALLOC;
-    }
-    define(b, dv, r, od, &dst);
     define_view(b, y, dv, yr, yod, &ymd);
-  } else {
-    define(b, y, r, od, &dst);
   }
   eng_arg args[4] = {{DNNL_ARG_SRC, xa}, {DNNL_ARG_WEIGHTS, xw}, {DNNL_ARG_DST, dv}, {DNNL_ARG_BIAS, bv}};
-  int rc = acl__eng_prim_step(b, pd, args, bias >= 0 ? 4 : 3, "matmul");
+  int rc = acl__eng_prim_step(b, pd, args, f->bias >= 0 ? 4 : 3, "matmul");
   dnnl_primitive_desc_destroy(pd);
   if (rc == 0 && lowp)
     b->p->bf16_steps++;
   if (rc == 0) {
-    absorb(b, add_node, y);
-    absorb(b, act_node, y);
-    absorb(b, mul_node, y);
+    for (int k = 0; k < f->n; k++)
+      absorb(b, f->nodes[k], y);
+    absorb_tail(b, &tl, y);
+    absorb(b, tnode, z);
   }
   return rc;
 }
@@ -1257,22 +1477,24 @@ static int gemm(eng_build *b, int ni, const int *ins, size_t nin) {
   int64_t K2 = V(b, B)->dims[tb ? 1 : 0], Nn = V(b, B)->dims[tb ? 0 : 1];
   if (K != K2)
     return 1;
-  dnnl_memory_desc_t bmd;
+  mm_fuse f;
+  mm_no_fusion(&f);
+  f.alpha = alpha;
   int64_t od[2] = {M, Nn}, bd[2] = {1, Nn};
   if (C >= 0) {
     int64_t cn = acl__op_numel(V(b, C)->rank, V(b, C)->dims);
     int last = V(b, C)->dims[V(b, C)->rank - 1] == Nn;
     if (beta != 1.f || cn != Nn || !last)
       return 1; /* a full [M,N] or column C: the reference kernel */
-    acl__eng_plain_md(&bmd, 2, bd);
-    C = acl__eng_plain(b, C);
-    if (C < 0)
+    acl__eng_plain_md(&f.bias_md, 2, bd);
+    f.bias = acl__eng_plain(b, C);
+    if (f.bias < 0)
       return ACL_ERROR_BAD_ALLOC;
   }
   int sa = view2d(b, A, ta, M, K), sw = view2d(b, B, tb, K, Nn);
   if (sa < 0 || sw < 0)
     return ACL_ERROR_BAD_ALLOC;
-  return matmul_step(b, ni, sa, sw, C, &bmd, 2, od, alpha, -1, 0, NULL);
+  return matmul_step(b, ni, sa, sw, &f, 2, od, 0, NULL);
 }
 
 static int matmul(eng_build *b, int ni, const int *ins, size_t nin) {
@@ -1280,7 +1502,7 @@ static int matmul(eng_build *b, int ni, const int *ins, size_t nin) {
     return 1;
   int A = ins[0], B = ins[1];
   int ra = V(b, A)->rank, rb = V(b, B)->rank, r = ra > rb ? ra : rb;
-  int sa = padded(b, A, r), sw = padded(b, B, r);
+  int sa = mm_strided(b, A, r) ? A : padded(b, A, r), sw = mm_strided(b, B, r) ? B : padded(b, B, r);
   if (sa < 0 || sw < 0)
     return ACL_ERROR_BAD_ALLOC;
   const int64_t *da = V(b, sa)->dims, *dw = V(b, sw)->dims;
@@ -1298,24 +1520,9 @@ static int matmul(eng_build *b, int ni, const int *ins, size_t nin) {
       return 1;
   od[r - 2] = da[r - 2];
   od[r - 1] = dw[r - 1];
-  /* a following Add of a constant bias over the last axis */
-  int y = out_of(b, ni, 0), add_node = -1, bias = -1;
-  dnnl_memory_desc_t bmd;
-  int an = single_next(b, ni, y);
-  if (an >= 0 && op_is(b, an, "Add") && N(b, an)->n_inputs == 2) {
-    int a0 = acl__eng_resolve(b->e, N(b, an)->inputs[0]), a1 = acl__eng_resolve(b->e, N(b, an)->inputs[1]);
-    int other = a0 == y ? a1 : a0;
-    if (a0 != a1 && f32(b, other) && V(b, other)->kind == ENG_CONST && V(b, other)->rank <= r &&
-        acl__op_numel(V(b, other)->rank, V(b, other)->dims) == od[r - 1] &&
-        V(b, other)->dims[V(b, other)->rank - 1] == od[r - 1]) {
-      int64_t bd[DNNL_MAX_NDIMS];
-      for (int k = 0; k < r; k++)
-        bd[k] = k == r - 1 ? od[r - 1] : 1;
-      acl__eng_plain_md(&bmd, r, bd);
-      bias = other;
-      add_node = an;
-    }
-  }
+  mm_fuse f, none;
+  mm_fusions(b, ni, r, od, &f);
+  mm_no_fusion(&none);
   /* [..., M, K] x constant [K, N] (a Linear layer on a sequence or an image
    * in channels-last order): one [rows, K] x [K, N] product instead of one
    * per leading index, which oneDNN runs far better (ConvNeXt's 56 x 56 x 96
@@ -1327,22 +1534,24 @@ static int matmul(eng_build *b, int ni, const int *ins, size_t nin) {
   for (int k = 0; k < r - 1; k++)
     rows *= od[k];
   if (flat) {
-    int64_t od2[2] = {rows, od[r - 1]}, bd2[2] = {1, od[r - 1]};
-    dnnl_memory_desc_t bmd2;
-    acl__eng_plain_md(&bmd2, 2, bd2);
-    int64_t K = da[r - 1], N = dw[r - 1]; /* read before new values move the table */
+    int64_t od2[2] = {rows, od[r - 1]}, K = da[r - 1], N = dw[r - 1]; /* read before new values move the table */
+    mm_fuse f2 = f;
+    if (f2.bias >= 0) {
+      int64_t bd2[2] = {1, N};
+      acl__eng_plain_md(&f2.bias_md, 2, bd2);
+    }
     int a2 = view2d(b, A, 0, rows, K), w2 = a2 < 0 ? -1 : view2d(b, B, 0, K, N);
     if (a2 < 0 || w2 < 0)
       return ACL_ERROR_BAD_ALLOC;
-    int rc = matmul_step(b, ni, a2, w2, bias, &bmd2, 2, od2, 1.f, add_node, r, od);
-    if (rc == 1 && add_node >= 0)
-      rc = matmul_step(b, ni, a2, w2, -1, &bmd2, 2, od2, 1.f, -1, r, od);
+    int rc = matmul_step(b, ni, a2, w2, &f2, 2, od2, r, od);
+    if (rc == 1 && f.n > 0)
+      rc = matmul_step(b, ni, a2, w2, &none, 2, od2, r, od);
     if (rc != 1)
       return rc;
   }
-  int rc = matmul_step(b, ni, sa, sw, bias, &bmd, r, od, 1.f, add_node, 0, NULL);
-  if (rc == 1 && add_node >= 0)
-    rc = matmul_step(b, ni, sa, sw, -1, &bmd, r, od, 1.f, -1, 0, NULL);
+  int rc = matmul_step(b, ni, sa, sw, &f, r, od, 0, NULL);
+  if (rc == 1 && f.n > 0)
+    rc = matmul_step(b, ni, sa, sw, &none, r, od, 0, NULL);
   return rc;
 }
 
@@ -1532,31 +1741,6 @@ static int reshape_dims(eng_build *b, int ri, int rank_in, const int64_t *in, in
   return infer < 0 ? known == total : out[infer] > 0;
 }
 
-/* Like single_next, but Shape and Size nodes do not count: they read only
- * v's dimensions (exporters compute the next Reshape's shape from them), and
- * the plan turns them into constants. */
-static int data_next(eng_build *b, int ni, int v) {
-  if (v < 0 || V(b, v)->graph_output)
-    return -1;
-  const acl__graph *g = b->e->g;
-  int found = -1, reads = 0;
-  for (size_t j = (size_t)ni + 1; j < g->n_nodes; j++) {
-    if (b->e->dead[j] || b->skip[j])
-      continue;
-    int shape_only = op_is(b, (int)j, "Shape") || op_is(b, (int)j, "Size");
-    for (size_t k = 0; k < g->nodes[j].n_inputs; k++)
-      if (acl__eng_resolve(b->e, g->nodes[j].inputs[k]) == v) {
-        reads++;
-        if (shape_only)
-          continue;
-        if (found >= 0)
-          return -1;
-        found = (int)j;
-      }
-  }
-  return reads == b->uses_left[v] ? found : -1;
-}
-
 /* ShuffleNet's channel shuffle: Concat of G tensors [N,C,H,W] on the
  * channels, Reshape to [N,G,C,H,W], Transpose (0,2,1,3,4), Reshape to
  * [N,G*C,H,W]: output channel c*G+g is channel c of input g.  Done as one
@@ -1675,6 +1859,14 @@ static int transpose(eng_build *b, int ni, const int *ins) {
   dnnl_memory_desc_t pm, plain;
   if (dnnl_memory_desc_permute_axes(&pm, &V(b, x)->md, q) != dnnl_success)
     return 1;
+  /* read by a matrix product only: a view of x's bytes, which the product
+   * reads in place (attention's heads split off), no copy */
+  int y = out_of(b, ni, 0), m = data_next(b, ni, y);
+  if (m >= 0 && op_is(b, m, "MatMul") && V(b, x)->plain &&
+      (V(b, x)->kind == ENG_ARENA || V(b, x)->kind == ENG_VIEW)) {
+    define_view(b, y, x, rank, od, &pm);
+    return 0;
+  }
   int xv = view_as(b, x, rank, od, &pm);
   if (xv < 0)
     return ACL_ERROR_BAD_ALLOC;
@@ -1682,7 +1874,6 @@ static int transpose(eng_build *b, int ni, const int *ins) {
   dnnl_primitive_desc_t pd = NULL;
   if (dnnl_reorder_primitive_desc_create(&pd, &pm, b->e->dnnl, &plain, b->e->dnnl, NULL) != dnnl_success)
     return 1;
-  int y = out_of(b, ni, 0);
   define(b, y, rank, od, &plain);
   eng_arg args[2] = {{DNNL_ARG_FROM, xv}, {DNNL_ARG_TO, y}};
   int rc = acl__eng_prim_step(b, pd, args, 2, "transpose");
@@ -1742,28 +1933,6 @@ static int batchnorm(eng_build *b, int ni, const int *ins, size_t nin) {
 
 
 /* ---- normalisation and GELU patterns of exported transformers ---------------------- */
-
-static int in_of(eng_build *b, int ni, size_t k) {
-  return k < N(b, ni)->n_inputs ? acl__eng_resolve(b->e, N(b, ni)->inputs[k]) : -1;
-}
-
-/* The next node of `op` reading v as its only later reader, or -1. */
-static int next_op(eng_build *b, int ni, int v, const char *op) {
-  int c = single_next(b, ni, v);
-  return c >= 0 && op_is(b, c, op) ? c : -1;
-}
-
-/* The operand of binary node c that is not v, or -1 (also when both are v). */
-static int other_in(eng_build *b, int c, int v) {
-  int a0 = in_of(b, c, 0), a1 = in_of(b, c, 1);
-  if (N(b, c)->n_inputs != 2 || a0 == a1)
-    return -1;
-  return a0 == v ? a1 : a1 == v ? a0 : -1;
-}
-
-static int near(float a, float want) {
-  return a > want - 1e-3f * (want > 0 ? want : -want) - 1e-6f && a < want + 1e-3f * (want > 0 ? want : -want) + 1e-6f;
-}
 
 /* A constant float tensor of C elements spread over the last axis (gamma, beta). */
 static int const_last_axis(eng_build *b, int v, int64_t c) {
@@ -1903,28 +2072,16 @@ static int layernorm_op(eng_build *b, int ni, const int *ins, size_t nin) {
   return layernorm_step(b, xs, scp, sh >= 0 ? shp : -1, eps, out_of(b, ni, 0));
 }
 
-/* GELU as PyTorch exports it: y = x * (Erf(x / sqrt(2)) + 1) * 0.5, one
- * oneDNN eltwise (gelu_erf). */
+/* GELU as PyTorch exports it (gelu_match), not after a product that took it
+ * as a post-op: one oneDNN eltwise (gelu_erf). */
 static int gelu_chain(eng_build *b, int ni, const int *ins, size_t nin) {
-  float c = 0, one = 0, half = 0;
-  int x = ins[0];
-  if (nin != 2 || !f32(b, x) || !const_scalar(b, ins[1], &c) || !near(c, 1.41421356f))
+  int x = ins[0], chain[5];
+  if (nin != 2 || !f32(b, x) || !gelu_match(b, ni, x, chain))
     return 1;
-  int e = next_op(b, ni, out_of(b, ni, 0), "Erf");
-  int a = e >= 0 ? next_op(b, e, out_of(b, e, 0), "Add") : -1;
-  if (a < 0 || !const_scalar(b, other_in(b, a, out_of(b, e, 0)), &one) || one != 1.0f)
-    return 1;
-  int m1 = next_op(b, a, out_of(b, a, 0), "Mul");
-  if (m1 < 0 || other_in(b, m1, out_of(b, a, 0)) != x)
-    return 1;
-  int m2 = next_op(b, m1, out_of(b, m1, 0), "Mul");
-  if (m2 < 0 || !const_scalar(b, other_in(b, m2, out_of(b, m1, 0)), &half) || half != 0.5f)
-    return 1;
-  int y = out_of(b, m2, 0);
+  int y = out_of(b, chain[4], 0);
   int rc = eltwise_step(b, x, y, dnnl_eltwise_gelu_erf, 0.f, 0.f, "gelu");
   if (rc == 0) {
-    const int chain[4] = {e, a, m1, m2};
-    for (int k = 0; k < 4; k++)
+    for (int k = 1; k < 5; k++)
       absorb(b, chain[k], y);
     define_view(b, out_of(b, ni, 0), y, V(b, y)->rank, V(b, y)->dims, &V(b, y)->md);
   }
