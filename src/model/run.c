@@ -243,6 +243,8 @@ static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
     int rc = acl__engine_create(m->graph, m->precision, &e, diags);
     if (rc != 0)
       return rc;
+    if (m->weight_mem == NULL)
+      acl__engine_allow_weight_trim(e); /* the graph owns its weights: the engine may keep only its copies */
     acl__engine *expected = NULL;
     if (!__atomic_compare_exchange_n(&m->engine, &expected, e, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
       acl__engine_destroy(e); /* another execution made it first */
@@ -276,10 +278,14 @@ static int run_engine_home(void *arg) {
   acl__device_access_begin(d);
   if (ACL__PROF_ON()) /* the operators that follow belong to this execution (src/prof/) */
     acl__prof_exec_enter(&h->r->t, m->id);
-  int rc = __builtin_expect(dump == NULL, 1)
-               ? run_engine(h->r, h->outs, h->diags)
-               : acl__dump_run(dump, m->graph, h->r->in, h->r->n_in, h->outs, h->r->n_out,
-                               (uint32_t)h->r->t.stream->id, run_engine_cb, h, h->diags); /* dump.h */
+  /* a dump may run the reference executor, which reads the graph's weights */
+  acl__engine *e = dump == NULL ? NULL : __atomic_load_n(&m->engine, __ATOMIC_ACQUIRE);
+  int rc = e != NULL ? acl__engine_keep_weights(e, h->diags) : 0;
+  if (rc == 0)
+    rc = __builtin_expect(dump == NULL, 1)
+             ? run_engine(h->r, h->outs, h->diags)
+             : acl__dump_run(dump, m->graph, h->r->in, h->r->n_in, h->outs, h->r->n_out,
+                             (uint32_t)h->r->t.stream->id, run_engine_cb, h, h->diags); /* dump.h */
   if (ACL__PROF_ON())
     acl__prof_exec_leave();
   acl__device_access_end(d);

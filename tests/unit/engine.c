@@ -1136,3 +1136,61 @@ TEST(attention_block) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* Weights the products read only as reordered copies are freed from the
+ * graph after a plan is built (the model's weights in memory once), rebuilt
+ * byte for byte for the next plan's build and for the reference executor,
+ * and trimmed again after that build; once the weights are kept for the
+ * reference executor, they stay. */
+static void run_engine_only(acl__engine *e, const acl__graph *g, int64_t batch, gb *b) {
+  feed f = {0};
+  feed_add(&f, b, 3, (int64_t[]){batch, 6, 8});
+  acl__tensor got[4] = {{0}};
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__engine_run(e, f.in, f.n, got, g->n_outputs, 2, NULL, 0, &d), 0);
+  for (size_t k = 0; k < g->n_outputs; k++)
+    acl__tensor_release(&got[k]);
+  acl__diags_free(&d);
+  feed_free(&f);
+}
+
+TEST(weights_trimmed) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 3, (int64_t[]){-1, 6, 8});
+  int w[2] = {gb_w(&b, "w1", 2, (int64_t[]){8, 32}), gb_w(&b, "w2", 2, (int64_t[]){32, 8})};
+  int bias = gb_w(&b, "b1", 1, (int64_t[]){32});
+  int y = unary(&b, "Relu", binary(&b, "Add", binary(&b, "MatMul", x, w[0], "fc1_mm"), bias, "fc1"), "act");
+  gb_output(&b, binary(&b, "MatMul", y, w[1], "fc2"));
+  void *saved[2];
+  for (int k = 0; k < 2; k++) {
+    const acl__graph_tensor *t = &b.g->tensors[w[k]];
+    saved[k] = malloc(t->data_size);
+    memcpy(saved[k], t->data, t->data_size);
+  }
+  acl__engine *e = make_engine(b.g);
+  acl__engine_allow_weight_trim(e);
+  run_engine_only(e, b.g, 1, &b);
+  for (int k = 0; k < 2; k++)
+    CHECK(b.g->tensors[w[k]].data == NULL);
+  CHECK(b.g->tensors[bias].data != NULL); /* the bias is read as it is */
+  run_engine_only(e, b.g, 8, &b);         /* a new plan: rebuilt for its build, trimmed again */
+  for (int k = 0; k < 2; k++)
+    CHECK(b.g->tensors[w[k]].data == NULL);
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__engine_keep_weights(e, &d), 0);
+  acl__diags_free(&d);
+  for (int k = 0; k < 2; k++) {
+    const acl__graph_tensor *t = &b.g->tensors[w[k]];
+    CHECK(t->data != NULL && memcmp(t->data, saved[k], t->data_size) == 0);
+    free(saved[k]);
+  }
+  for (int64_t batch = 1; batch <= 8; batch *= 2) { /* batch 2: a new plan, no trimming any more */
+    feed f = {0};
+    feed_add(&f, &b, 3, (int64_t[]){batch, 6, 8});
+    compare_run(e, b.g, &f);
+    feed_free(&f);
+  }
+  CHECK(b.g->tensors[w[0]].data != NULL);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

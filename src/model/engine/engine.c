@@ -448,6 +448,7 @@ void acl__engine_destroy(acl__engine *e) {
     acl__eng_profile_report(e, p);
     acl__eng_plan_free(p);
   }
+  acl__eng_wcopies_free(e);
   for (int i = 0; i < e->n_extra; i++)
     acl__tensor_release(&e->extra[i]);
   free(e->extra);
@@ -460,6 +461,23 @@ void acl__engine_destroy(acl__engine *e) {
     dnnl_engine_destroy(e->dnnl);
   pthread_mutex_destroy(&e->lock);
   free(e);
+}
+
+void acl__engine_allow_weight_trim(acl__engine *e) {
+  pthread_mutex_lock(&e->lock);
+  e->trim_ok = 1;
+  pthread_mutex_unlock(&e->lock);
+}
+
+int acl__engine_keep_weights(acl__engine *e, acl__diags *diags) {
+  pthread_mutex_lock(&e->lock);
+  e->trim_ok = 0;
+  int rc = acl__eng_weights_restore(e);
+  pthread_mutex_unlock(&e->lock);
+  if (rc != 0)
+    acl__diags_add(diags, ACL__DIAG_ERROR, rc, "", "out of memory bringing the model's weights back for the "
+                   "reference executor");
+  return rc;
 }
 
 void acl__engine_get_stats(acl__engine *e, acl__engine_stats *st) {
@@ -538,7 +556,12 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int t
     /* building runs oneDNN's parallel loops too (weights reordered, int8
      * compensation computed): the same budget, one thread under TSan */
     acl__engine_set_threads(threads > 0 ? threads : 1);
-    *rc = acl__eng_plan_build(e, in, n, &p, diags);
+    /* the build reads the weights as the graph holds them; it trims them again after */
+    *rc = acl__eng_weights_restore(e);
+    if (*rc != 0)
+      acl__diags_add(diags, ACL__DIAG_ERROR, *rc, "", "out of memory bringing the model's weights back");
+    else
+      *rc = acl__eng_plan_build(e, in, n, &p, diags);
     if (*rc != 0) {
       free(key);
       pthread_mutex_unlock(&e->lock);
@@ -555,6 +578,7 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int t
               "%zu reference), %zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps,
               e->last.bf16_steps, e->last.int8_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
               p->fallback ? ", runs on the reference executor" : "");
+    acl__eng_weights_trim(e);
     /* drop the least recently used plan nobody is running */
     if (e->n_plans > ENG_MAX_PLANS) {
       eng_plan **lp = NULL, *q, **qp;
@@ -747,18 +771,21 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
                     size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags) {
   const acl__graph *g = e->g;
   if (!acl__engine_enabled() || e->reference_only)
-    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags);
+    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* no plan: nothing trimmed */
   for (size_t i = 0; i < n_outputs; i++)
     memset(&outputs[i], 0, sizeof(outputs[i]));
-  if (n_inputs != g->n_inputs || n_outputs != g->n_outputs)
-    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* it reports the mismatch */
+  if (n_inputs != g->n_inputs || n_outputs != g->n_outputs) {
+    int rc = acl__engine_keep_weights(e, diags);
+    return rc != 0 ? rc : acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* it reports the mismatch */
+  }
   int rc = 0;
   eng_plan *p = get_plan(e, inputs, n_inputs, threads, &rc, diags);
   if (p == NULL)
     return rc;
   if (p->fallback) {
     put_plan(e, p);
-    return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags);
+    rc = acl__engine_keep_weights(e, diags);
+    return rc != 0 ? rc : acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags);
   }
   /* the caller's work memory, when it fits and no other execution uses it */
   eng_inst *in = NULL;

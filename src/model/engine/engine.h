@@ -45,7 +45,18 @@ typedef struct acl__engine acl__engine;
  * or ACL_ERROR_BAD_ALLOC.  Never fails for a graph the reference executor can
  * run: what the engine cannot do is left to the reference kernels. */
 int acl__engine_create(const acl__graph *g, int precision, acl__engine **out, acl__diags *diags);
+/* After it the graph's trimmed initializers (below) have no data: the graph
+ * is fit only for acl__graph_free. */
 void acl__engine_destroy(acl__engine *e);
+
+/* The graph owns its initializers' bytes (not the caller's weight memory):
+ * the engine may free an initializer that only its reordered copies are read
+ * for, and rebuilds it before anything reads it (weights.c). */
+void acl__engine_allow_weight_trim(acl__engine *e);
+/* Rebuilds every trimmed initializer and trims no more: call before reading
+ * the graph's weights yourself (the reference executor, dumps).  0, or
+ * ACL_ERROR_BAD_ALLOC (then the graph must not be run). */
+int acl__engine_keep_weights(acl__engine *e, acl__diags *diags);
 
 /* Runs the graph; the same contract as acl__exec_run (exec.h): `inputs` are
  * read in place, `outputs` receive new owned tensors.  `work` (may be NULL):

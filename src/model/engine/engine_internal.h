@@ -112,6 +112,8 @@ typedef struct eng_plan {
   size_t prof_runs;
 } eng_plan;
 
+typedef struct eng_wcopy eng_wcopy; /* weights.c */
+
 struct acl__engine {
   const acl__graph *g;
   int64_t opset;
@@ -129,8 +131,11 @@ struct acl__engine {
   int reference_only;        /* strings or sequences: the reference executor runs it all */
   int bf16;                  /* convolutions and matrix products read bfloat16 (ACL__PREC_BF16 on a CPU with it) */
   int work_busy;             /* an execution uses the caller's work memory (atomic) */
-  pthread_mutex_t lock;      /* guards the plan list */
+  pthread_mutex_t lock;      /* guards the plan list and the weights below */
   eng_plan *plans;
+  eng_wcopy *wcopies;        /* weights reordered into their kernels' layouts, shared by the plans (weights.c) */
+  char *trimmed;             /* per graph tensor: 1 while the initializer lives only as copies (weights.c) */
+  int trim_ok;               /* the graph owns its initializers' bytes and no reference run has begun */
   size_t n_plans;
   acl__engine_stats last;
 };
@@ -173,6 +178,17 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);
 dnnl_data_type_t acl__eng_dnnl_type(int onnx_type);
 int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md); /* new ARENA value in md */
+
+/* weights.c: reordered weights shared by the plans; initializers trimmed
+ * while only copies are read.  All under the engine's lock. */
+int acl__eng_weight_id(const acl__engine *e, const void *data); /* the weight whose bytes start at data, or -1 */
+const void *acl__eng_wcopy_find(const acl__engine *e, int id, const dnnl_memory_desc_t *src_md,
+                                const dnnl_memory_desc_t *md);
+int acl__eng_wcopy_add(acl__engine *e, int id, const dnnl_memory_desc_t *src_md, const dnnl_memory_desc_t *md,
+                       void *data); /* takes data (0), or -1 when out of memory (the caller keeps it) */
+void acl__eng_wcopies_free(acl__engine *e);
+void acl__eng_weights_trim(acl__engine *e);   /* after a plan build */
+int acl__eng_weights_restore(acl__engine *e); /* before the originals may be read: 0 or ACL_ERROR_BAD_ALLOC */
 
 /* profile.c: OPENACL_MODEL_PROFILE, per-step timing printed when a plan goes */
 int acl__eng_profiling(void);
