@@ -71,5 +71,10 @@
 #include "aclnn_tan.h"
 #include "aclnn_tanh.h"
 #include "aclnn_trunc.h"
+#include "aclnn_masked_fill_scalar.h"
+#include "aclnn_masked_fill_tensor.h"
+#include "aclnn_masked_select.h"
+#include "aclnn_one_hot.h"
+#include "aclnn_s_where.h"
 
 #endif /* OP_API_INC_ACLNN_OPS_MATH_H_ */

@@ -37,5 +37,13 @@
 #include "aclnn_softmax.h"
 #include "aclnn_softplus.h"
 #include "aclnn_topk.h"
+#include "aclnn_gather.h"
+#include "aclnn_gather_v2.h"
+#include "aclnn_index_select.h"
+#include "aclnn_embedding.h"
+#include "aclnn_index.h"
+#include "aclnn_index_put_impl.h"
+#include "aclnn_scatter.h"
+#include "aclnn_nonzero.h"
 
 #endif /* OP_API_INC_ACLNN_OPS_NN_H_ */

@@ -78,6 +78,12 @@ int64_t acl__nn_numel(const aclTensor *t);
 const int64_t *acl__nn_int_array_arg(const char *api, const char *name, const aclIntArray *a, uint64_t *size,
                                      int *rc);
 
+/* A tensor-list parameter: its elements (the pointers, NULL ones kept) and
+ * *size, or NULL after recording 161001 / 161002 like acl__nn_tensor_arg
+ * (objects.c). */
+aclTensor *const *acl__nn_tensor_list_arg(const char *api, const char *name, const aclTensorList *l, uint64_t *size,
+                                          int *rc);
+
 /* ---- data types (dtype.c) ------------------------------------------------ */
 
 #define ACL__NN_BIT(dt) (1ull << (unsigned)(dt))
@@ -212,7 +218,8 @@ typedef struct acl__nn_plan {
 
 /* ---- executors (executor.c) ------------------------------------------------ */
 
-#define ACL__NN_MAX_SLOTS 8
+/* FlashAttentionScore has 11 tensors; Index a list of up to 8 plus self and out. */
+#define ACL__NN_MAX_SLOTS 16
 
 typedef struct acl__nn_slot {
   void *addr;                       /* the tensor's storage base, as the caller knows it */

@@ -492,6 +492,17 @@ aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size
   return acl__nn_array_size(__func__, "tensorList", tensorList, ACL__H_NN_TENSOR_LIST, "aclCreateTensorList", size);
 }
 
+/* The elements of a tensor-list parameter (their pointers, which may be NULL)
+ * and *size, or NULL after recording 161001 / 161002 for `api`. */
+aclTensor *const *acl__nn_tensor_list_arg(const char *api, const char *name, const aclTensorList *l, uint64_t *size,
+                                          int *rc) {
+  *rc = acl__nn_check(api, name, l, ACL__H_NN_TENSOR_LIST, "aclCreateTensorList");
+  if (*rc != 0)
+    return NULL;
+  *size = l->size;
+  return l->v;
+}
+
 aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size) {
   return acl__nn_array_size(__func__, "scalarList", scalarList, ACL__H_NN_SCALAR_LIST, "aclCreateScalarList", size);
 }

@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_masked_select.h - out = the elements of self where mask is true, 1-D; out's view shape is
+ * rewritten to the count after the run. Two phases each: aclnnXxxGetWorkspaceSize checks the arguments and
+ * plans the work, aclnnXxx queues it on a stream (docs/aclnn.md).
+ */
+#ifndef OP_API_INC_LEVEL2_ACLNN_MASKED_SELECT_H_
+#define OP_API_INC_LEVEL2_ACLNN_MASKED_SELECT_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnMaskedSelectGetWorkspaceSize(const aclTensor *self, const aclTensor *mask, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnMaskedSelect(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_LEVEL2_ACLNN_MASKED_SELECT_H_ */
