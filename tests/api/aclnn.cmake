@@ -8,8 +8,8 @@ foreach(t objects ops semantics common activation compare matmul conv norm reduc
   openacl_test(api_aclnn_${t} GROUP api/aclnn/${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/aclnn_${t}.c LABELS threads)
   target_link_libraries(api_aclnn_${t} PRIVATE m)
 endforeach()
-# Indexing, gather / scatter, selection (reference aclnn.md 8.9).
-foreach(t index)
+# Indexing, gather / scatter, selection (reference aclnn.md 8.9); attention (8.14).
+foreach(t index attention)
   openacl_test(api_aclnn_${t} GROUP api/aclnn/${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/aclnn_${t}.c LABELS threads)
   target_link_libraries(api_aclnn_${t} PRIVATE m)
 endforeach()
