@@ -317,6 +317,13 @@ static aclnnStatus adv_plan(const char *api, const char *api2, const aclTensor *
       acl__ix_broadcast_view(&j->base.t[ti[1 + e]], rb, bd);
   }
   j->ti_self = put ? ti[n - 1] : ti[0];
+  ex->has_list = 1; /* indices: parameter 1, its tensors inputs 1, 2 ... after self */
+  ex->list_ir = 1;
+  ex->list_n = (int)m;
+  for (uint64_t i = 0; i < m; i++)
+    ex->list_in[i] = -1;
+  for (int e = 0; e < nent; e++)
+    ex->list_in[pos[e]] = 1 + e;
   if (put)
     acl__ix_broadcast_view(&j->base.t[j->ti_other], rr, want);
   int64_t total = 1;

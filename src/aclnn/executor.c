@@ -155,37 +155,51 @@ aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTen
   return acl__nn_set_addr(__func__, executor, index, tensor, addr, ACL__NN_SET_ANY);
 }
 
-/* None of the operators of this slice has a tensor-list parameter: every
- * irIndex is refused once the pointers are known good. */
+/* The tensor-list setters: element relativeIndex of the list parameter at
+ * position irIndex of the prototype (the only list of the operators here
+ * is an input: Index, IndexPutImpl).  `out` is 1 for the output-only form,
+ * which no operator here can take. */
 static aclnnStatus acl__nn_set_dynamic(const char *api, aclOpExecutor *ex, size_t irIndex, size_t relativeIndex,
-                                       aclTensorList *tensors) {
+                                       aclTensorList *tensors, void *addr, int out) {
   int rc = acl__nn_exec_check(api, ex, ACLNN_ERR_INNER_NULLPTR);
   if (rc != 0)
     return rc;
   if (tensors == NULL)
     return acl__fail(api, ACLNN_ERR_INNER_NULLPTR, __FILE__, __LINE__, "tensors is NULL");
-  return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
-                   "irIndex %zu (element %zu) is not a tensor-list parameter: %s has none. Remedy: use "
-                   "aclSetInputTensorAddr / aclSetOutputTensorAddr",
-                   irIndex, relativeIndex, ex->api2);
+  uint64_t n = 0;
+  aclTensor *const *el = acl__nn_tensor_list_arg(api, "tensors", tensors, &n, &rc);
+  if (el == NULL)
+    return rc;
+  if (out || !ex->has_list || irIndex != (size_t)ex->list_ir)
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "irIndex %zu (element %zu) is not a tensor-list parameter of %s%s%s. Remedy: use "
+                     "aclSetInputTensorAddr / aclSetOutputTensorAddr%s",
+                     irIndex, relativeIndex, ex->api2, out ? " among its outputs" : "",
+                     ex->has_list && !out ? "" : ": it has none",
+                     ex->has_list && !out ? ", or the list's irIndex" : "");
+  if (relativeIndex >= (size_t)ex->list_n || relativeIndex >= n || ex->list_in[relativeIndex] < 0 ||
+      el[relativeIndex] == NULL)
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "relativeIndex %zu is out of range (or a NULL entry): the list of %s has %d element(s)",
+                     relativeIndex, ex->api2, ex->list_n);
+  ex->slot[ex->in_slot[ex->list_in[relativeIndex]]].addr = addr;
+  el[relativeIndex]->data = addr;
+  return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                          aclTensorList *tensors, void *addr) {
-  (void)addr;
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
 }
 
 aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                           aclTensorList *tensors, void *addr) {
-  (void)addr;
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 1);
 }
 
 aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                     aclTensorList *tensors, void *addr) {
-  (void)addr;
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
 }
 
 /* The reserved capitalised names (reference aclnn.md section 4). */
@@ -203,20 +217,17 @@ aclnnStatus AclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTen
 
 aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                          aclTensorList *tensors, void *addr) {
-  (void)addr;
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
 }
 
 aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                           aclTensorList *tensors, void *addr) {
-  (void)addr;
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 1);
 }
 
 aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                     aclTensorList *tensors, void *addr) {
-  (void)addr;
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
 }
 
 /* ---- the task -------------------------------------------------------------------------- */

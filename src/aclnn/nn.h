@@ -242,6 +242,11 @@ struct aclOpExecutor {
   int in_slot[ACL__NN_MAX_SLOTS], out_slot[ACL__NN_MAX_SLOTS];
   acl__nn_plan plan;                /* element-wise operators */
   acl__nn_job *job;                 /* the others (job.c): NULL for element-wise ones */
+  /* an input tensor-list parameter (Index, IndexPutImpl), for aclSetDynamic*TensorAddr */
+  int has_list;
+  int list_ir;                      /* its position in the operator's prototype */
+  int list_n;                       /* its elements */
+  int list_in[ACL__NN_MAX_SLOTS];   /* element -> index among the inputs (-1: a NULL element) */
 };
 
 /* A new executor for phase 2 function api2 (registered), or NULL. */

@@ -318,6 +318,47 @@ TEST(index_and_index_put) {
     nt_free(&x);
     free(v);
   }
+  /* a repeatable executor: an index tensor moved with the list setter and with the flattened input index */
+  {
+    double v[12], a0[2] = {0, 2}, a1[2] = {1, 1}, w0[8], w1[8];
+    for (int i = 0; i < 12; i++)
+      v[i] = i;
+    for (int q = 0; q < 2; q++)
+      for (int c = 0; c < 4; c++) {
+        w0[q * 4 + c] = v[(int)a0[q] * 4 + c];
+        w1[q * 4 + c] = v[(int)a1[q] * 4 + c];
+      }
+    const int64_t d2[2] = {3, 4}, od[2] = {2, 4};
+    nt_tensor x = nt_make(ACL_FLOAT, 2, d2, v), ia = nt_make(ACL_INT64, 1, i2, a0), ib = nt_make(ACL_INT64, 1, i2, a1),
+              o = nt_make(ACL_FLOAT, 2, od, NULL);
+    const nt_tensor *l[1] = {&ia};
+    aclTensorList *list = tlist(l, 1);
+    NT_OK(aclnnIndexGetWorkspaceSize(x.t, list, o.t, &ws, &ex));
+    CHECK_INT_EQ(aclSetAclOpExecutorRepeatable(ex), 0);
+    CHECK_INT_EQ(aclnnIndex(NULL, 0, ex, st), 0);
+    CHECK_INT_EQ(aclrtSynchronizeStream(st), 0);
+    check_out("Index repeatable, run 1", &o, w0, 8);
+    CHECK_INT_EQ(aclSetDynamicInputTensorAddr(ex, 1, 0, list, ib.dev), 0);
+    CHECK_INT_EQ(aclnnIndex(NULL, 0, ex, st), 0);
+    CHECK_INT_EQ(aclrtSynchronizeStream(st), 0);
+    check_out("Index repeatable, run 2 (list setter)", &o, w1, 8);
+    NT_FAILS(aclSetDynamicInputTensorAddr(ex, 0, 0, list, ia.dev), ACLNN_ERR_PARAM_INVALID,
+             "not a tensor-list parameter");
+    NT_FAILS(aclSetDynamicTensorAddr(ex, 1, 1, list, ia.dev), ACLNN_ERR_PARAM_INVALID, "relativeIndex 1");
+    NT_FAILS(aclSetDynamicOutputTensorAddr(ex, 1, 0, list, ia.dev), ACLNN_ERR_PARAM_INVALID, "among its outputs");
+    aclTensor *tmp = aclCreateTensor(i2, 1, ACL_INT64, NULL, 0, ACL_FORMAT_ND, i2, 1, ia.dev);
+    CHECK_INT_EQ(aclSetInputTensorAddr(ex, 1, tmp, ia.dev), 0); /* input 1: the list's first tensor */
+    CHECK_INT_EQ(aclnnIndex(NULL, 0, ex, st), 0);
+    CHECK_INT_EQ(aclrtSynchronizeStream(st), 0);
+    check_out("Index repeatable, run 3 (input setter)", &o, w0, 8);
+    CHECK_INT_EQ(aclDestroyTensor(tmp), 0);
+    CHECK_INT_EQ(aclDestroyAclOpExecutor(ex), 0);
+    CHECK_INT_EQ(aclDestroyTensorList(list), 0);
+    nt_free(&x);
+    nt_free(&ia);
+    nt_free(&ib);
+    nt_free(&o);
+  }
   /* errors and a fault */
   double v[60] = {0}, bad[2] = {0, 3};
   nt_tensor x = nt_make(ACL_FLOAT, 3, sd, v), ia = nt_make(ACL_INT64, 1, i2, bad), fi = nt_make(ACL_FLOAT, 1, i2, bad);
