@@ -658,3 +658,51 @@ TEST(one_hot_and_s_where) {
     }
   nt_down(st);
 }
+
+/* Empty tensors, data-dependent counts of 0, and a mask whose count does not match out. */
+TEST(empty_and_count_edges) {
+  aclrtStream st = nt_up();
+  uint64_t ws, n;
+  aclOpExecutor *ex;
+  const int64_t sd[2] = {3, 4}, e2[2] = {0, 4}, od[1] = {12}, nd[2] = {12, 2};
+  double z[12] = {0};
+  nt_tensor x = nt_make(ACL_FLOAT, 2, sd, z), ie = nt_make(ACL_INT64, 2, e2, NULL),
+            oe = nt_make(ACL_FLOAT, 2, e2, NULL);
+  NT_OK(aclnnGatherGetWorkspaceSize(x.t, 0, ie.t, oe.t, &ws, &ex));
+  nt_run(aclnnGather, ws, ex, st);
+  /* all zero: Nonzero and MaskedSelect report 0 */
+  nt_tensor nz = nt_make(ACL_INT64, 2, nd, NULL), m = nt_make(ACL_BOOL, 2, sd, z), o = nt_make(ACL_FLOAT, 1, od, NULL);
+  int64_t shape[2];
+  NT_OK(aclnnNonzeroGetWorkspaceSize(x.t, nz.t, &ws, &ex));
+  nt_run(aclnnNonzero, ws, ex, st);
+  int64_t *v = NULL;
+  CHECK_INT_EQ(aclGetViewShape(nz.t, &v, &n), 0);
+  CHECK_INT_EQ(n, 2);
+  shape[0] = v[0];
+  shape[1] = v[1];
+  free(v);
+  CHECK_INT_EQ(shape[0], 0);
+  CHECK_INT_EQ(shape[1], 2);
+  NT_OK(aclnnMaskedSelectGetWorkspaceSize(x.t, m.t, o.t, &ws, &ex));
+  nt_run(aclnnMaskedSelect, ws, ex, st);
+  CHECK_INT_EQ(aclGetViewShape(o.t, &v, &n), 0);
+  CHECK_INT_EQ(v[0], 0);
+  free(v);
+  /* Index by a mask selecting 2 rows into an out sized for 3: the task fails */
+  const int64_t d1[1] = {3}, o3[2] = {3, 4};
+  double mk[3] = {1, 0, 1};
+  nt_tensor m1 = nt_make(ACL_BOOL, 1, d1, mk), out3 = nt_make(ACL_FLOAT, 2, o3, NULL);
+  const nt_tensor *l[1] = {&m1};
+  aclTensorList *list = tlist(l, 1);
+  NT_OK(aclnnIndexGetWorkspaceSize(x.t, list, out3.t, &ws, &ex));
+  expect_fault(aclnnIndex, ex);
+  /* IndexPutImpl: values of another type */
+  nt_tensor vh = nt_make(ACL_FLOAT16, 1, d1, mk);
+  NT_FAILS(aclnnIndexPutImplGetWorkspaceSize(x.t, list, vh.t, false, false, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "one type");
+  CHECK_INT_EQ(aclDestroyTensorList(list), 0);
+  nt_tensor *all[] = {&x, &ie, &oe, &nz, &m, &o, &m1, &out3, &vh};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    nt_free(all[i]);
+  nt_down(st);
+}
