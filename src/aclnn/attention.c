@@ -50,21 +50,30 @@ typedef struct att_work {
   int failed;
 } att_work;
 
-/* 1 when key j is out of query row i's window (the sparse mode's causal or band limits). */
-static int att_outside(const att_job *j, int64_t i, int64_t kj) {
-  int64_t d = kj - i, shifted = d - (j->Skv - j->Sq); /* modes 3, 4: aligned at the bottom right */
+/* Query row i's window of keys, [*lo, *hi] (the sparse mode's causal or band limits; pre and next are
+ * clamped in phase 1, so nothing overflows). */
+static void att_window(const att_job *j, int64_t i, int64_t *lo, int64_t *hi) {
+  int64_t shift = j->mode == 3 || j->mode == 4 ? j->Skv - j->Sq : 0; /* aligned at the bottom right */
   switch (j->mode) {
   case 0:
-    return d > j->next || -d > j->pre;
-  case 2:
-    return d > 0;
-  case 3:
-    return shifted > 0;
   case 4:
-    return shifted > j->next || -shifted > j->pre;
+    *lo = i + shift - j->pre;
+    *hi = i + shift + j->next;
+    break;
+  case 2:
+  case 3:
+    *lo = 0;
+    *hi = i + shift;
+    break;
   default:
-    return 0;
+    *lo = 0;
+    *hi = j->Skv - 1;
+    break;
   }
+  if (*lo < 0)
+    *lo = 0;
+  if (*hi > j->Skv - 1)
+    *hi = j->Skv - 1;
 }
 
 static uint8_t att_byte(const acl__nn_tref *t, const char *base, int64_t flat) {
@@ -73,102 +82,139 @@ static uint8_t att_byte(const acl__nn_tref *t, const char *base, int64_t flat) {
   return *(const uint8_t *)(base + acl__ix_off(t, c));
 }
 
+/* The buffers of one thread's blocks. */
+typedef struct att_buf {
+  float *kt;  /* the key head transposed, [D, Skv] */
+  float *v;   /* the value head, [Skv, D] */
+  float *q;   /* the block's query rows, [ATT_QB, D] */
+  float *acc; /* their output rows */
+  float *s;   /* one block of scores, [ATT_QB, ATT_KB] */
+  float *pse; /* one row of pse, [ATT_KB] */
+  float m[ATT_QB], l[ATT_QB];
+} att_buf;
+
+/* Scores of rows [0, rows) of the block against keys [k0, k0 + kn): scale * (pse + q.k), masked to -inf,
+ * then the online softmax step, then the value rows added to the accumulators. */
+static void att_keys(const att_job *j, char *const *ptr, att_buf *bf, int64_t b, int64_t n, int64_t i0, int64_t rows,
+                     int64_t k0, int64_t kn) {
+  const acl__nn_tref *t = j->base.t;
+  const acl__nn_tref *mk = j->ti[T_MASK] >= 0 ? &t[j->ti[T_MASK]] : NULL;
+  const acl__nn_tref *ps = j->ti[T_PSE] >= 0 ? &t[j->ti[T_PSE]] : NULL;
+  const acl__nn_tref *dm = j->ti[T_DROP] >= 0 ? &t[j->ti[T_DROP]] : NULL;
+  int64_t D = j->D, Skv = j->Skv;
+  for (int64_t r = 0; r < rows; r++) {
+    int64_t i = i0 + r, lo, hi;
+    att_window(j, i, &lo, &hi);
+    if (hi < k0 || lo >= k0 + kn)
+      continue; /* no key of this block in the row's window */
+    float *sr = bf->s + r * ATT_KB, mx = -INFINITY;
+    const float *q = bf->q + r * D;
+    for (int64_t c = 0; c < kn; c++)
+      sr[c] = 0;
+    for (int64_t e = 0; e < D; e++) { /* axpy over the keys: the loop the compiler vectorises */
+      float qe = q[e];
+      const float *kt = bf->kt + e * Skv + k0;
+      for (int64_t c = 0; c < kn; c++)
+        sr[c] += qe * kt[c];
+    }
+    if (ps != NULL) { /* pse row [k0, k0+kn) */
+      int64_t c4[4] = {b, n, i, k0};
+      acl__nn_load_f32(bf->pse, acl__ix_at(ps, ptr[j->ti[T_PSE]], acl__ix_off(ps, c4)),
+                       ps->st[3] * (int64_t)acl__nn_dtype_size(ps->dtype), kn, ps->dtype);
+      for (int64_t c = 0; c < kn; c++)
+        sr[c] += bf->pse[c];
+    }
+    for (int64_t c = 0; c < kn; c++) {
+      int64_t kj = k0 + c;
+      int masked = kj < lo || kj > hi;
+      if (!masked && mk != NULL) {
+        int64_t mc[4] = {b, n, i, kj};
+        masked = *(const uint8_t *)(ptr[j->ti[T_MASK]] + acl__ix_off(mk, mc)) != 0;
+      }
+      sr[c] = masked ? -INFINITY : sr[c] * j->scale;
+      if (sr[c] > mx)
+        mx = sr[c];
+    }
+    float mn = mx > bf->m[r] ? mx : bf->m[r];
+    if (mn == -INFINITY)
+      continue; /* every key so far masked */
+    float corr = expf(bf->m[r] - mn), sum = 0;
+    for (int64_t c = 0; c < kn; c++) {
+      sr[c] = expf(sr[c] - mn);
+      sum += sr[c];
+    }
+    bf->l[r] = bf->l[r] * corr + sum;
+    bf->m[r] = mn;
+    if (dm != NULL) { /* dropout: bit (row-major over [B, N, Sq, Skv]) set = kept, scaled by 1 / keepProb */
+      int64_t flat = ((b * j->N + n) * j->Sq + i) * Skv + k0;
+      for (int64_t c = 0; c < kn; c++) {
+        int64_t f = flat + c;
+        sr[c] = (att_byte(dm, ptr[j->ti[T_DROP]], f / 8) >> (f % 8)) & 1 ? sr[c] / j->keep : 0;
+      }
+    }
+    float *ar = bf->acc + r * D;
+    if (corr != 1)
+      for (int64_t e = 0; e < D; e++)
+        ar[e] *= corr;
+    for (int64_t c = 0; c < kn; c++) {
+      const float *vr = bf->v + (k0 + c) * D;
+      float p = sr[c];
+      if (p == 0)
+        continue;
+      for (int64_t e = 0; e < D; e++)
+        ar[e] += p * vr[e];
+    }
+  }
+}
+
 static void att_blocks(int64_t begin, int64_t end, void *arg) {
   att_work *w = arg;
   const att_job *j = w->j;
   char *const *ptr = w->ptr;
   const acl__nn_tref *t = j->base.t;
   int64_t D = j->D, Skv = j->Skv, nqb = (j->Sq + ATT_QB - 1) / ATT_QB;
-  float *K = malloc((size_t)(Skv * D + 1) * sizeof(float)), *V = malloc((size_t)(Skv * D + 1) * sizeof(float));
-  float *Q = malloc((size_t)(ATT_QB * D) * sizeof(float)), *acc = malloc((size_t)(ATT_QB * D) * sizeof(float));
-  float *s = malloc((size_t)ATT_QB * ATT_KB * sizeof(float)), *pse = malloc(ATT_KB * sizeof(float));
-  float m[ATT_QB], l[ATT_QB], row8[8];
-  if (K == NULL || V == NULL || Q == NULL || acc == NULL || s == NULL || pse == NULL) {
+  att_buf bf;
+  float *k = malloc((size_t)(Skv * D + 1) * sizeof(float)), row8[8];
+  bf.kt = malloc((size_t)(Skv * D + 1) * sizeof(float));
+  bf.v = malloc((size_t)(Skv * D + 1) * sizeof(float));
+  bf.q = malloc((size_t)(ATT_QB * D + 1) * sizeof(float));
+  bf.acc = malloc((size_t)(ATT_QB * D + 1) * sizeof(float));
+  bf.s = malloc((size_t)ATT_QB * ATT_KB * sizeof(float));
+  bf.pse = malloc(ATT_KB * sizeof(float));
+  if (k == NULL || bf.kt == NULL || bf.v == NULL || bf.q == NULL || bf.acc == NULL || bf.s == NULL || bf.pse == NULL) {
     __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
     goto out;
   }
-  const acl__nn_tref *mk = j->ti[T_MASK] >= 0 ? &t[j->ti[T_MASK]] : NULL;
-  const acl__nn_tref *ps = j->ti[T_PSE] >= 0 ? &t[j->ti[T_PSE]] : NULL;
-  const acl__nn_tref *dm = j->ti[T_DROP] >= 0 ? &t[j->ti[T_DROP]] : NULL;
   int64_t last_head = -1;
   for (int64_t u = begin; u < end; u++) {
     int64_t head = u / nqb, i0 = (u % nqb) * ATT_QB, b = head / j->N, n = head % j->N;
     int64_t rows = j->Sq - i0 < ATT_QB ? j->Sq - i0 : ATT_QB;
     int64_t kvh = b * j->Nkv + n / (j->N / j->Nkv);
-    if (kvh != last_head) { /* the key and value head, [Skv, D] as float */
-      acl__nn_gather_f32(&t[j->ti[T_K]], ptr[j->ti[T_K]], 2, kvh, K);
-      acl__nn_gather_f32(&t[j->ti[T_V]], ptr[j->ti[T_V]], 2, kvh, V);
+    if (kvh != last_head) { /* the key head (transposed) and value head as float */
+      acl__nn_gather_f32(&t[j->ti[T_K]], ptr[j->ti[T_K]], 2, kvh, k);
+      for (int64_t c = 0; c < Skv; c++)
+        for (int64_t e = 0; e < D; e++)
+          bf.kt[e * Skv + c] = k[c * D + e];
+      acl__nn_gather_f32(&t[j->ti[T_V]], ptr[j->ti[T_V]], 2, kvh, bf.v);
       last_head = kvh;
     }
+    int64_t lo = Skv, hi = -1; /* the keys any row of the block sees */
     for (int64_t r = 0; r < rows; r++) {
-      acl__nn_gather_f32(&t[j->ti[T_Q]], ptr[j->ti[T_Q]], 3, head * j->Sq + i0 + r, Q + r * D);
-      m[r] = -INFINITY;
-      l[r] = 0;
-    }
-    memset(acc, 0, (size_t)(rows * D) * sizeof(float));
-    for (int64_t k0 = 0; k0 < Skv; k0 += ATT_KB) {
-      int64_t kn = Skv - k0 < ATT_KB ? Skv - k0 : ATT_KB;
-      for (int64_t r = 0; r < rows; r++) {
-        int64_t i = i0 + r;
-        float *sr = s + r * ATT_KB, mx = -INFINITY;
-        if (ps != NULL) { /* pse row [k0, k0+kn) */
-          int64_t c[4] = {b, n, i, k0};
-          acl__nn_load_f32(pse, acl__ix_at(ps, ptr[j->ti[T_PSE]], acl__ix_off(ps, c)),
-                           ps->st[3] * (int64_t)acl__nn_dtype_size(ps->dtype), kn, ps->dtype);
-        }
-        const float *q = Q + r * D;
-        for (int64_t c = 0; c < kn; c++) {
-          const float *kr = K + (k0 + c) * D;
-          float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-          int64_t e = 0;
-          for (; e + 4 <= D; e += 4) {
-            d0 += q[e] * kr[e];
-            d1 += q[e + 1] * kr[e + 1];
-            d2 += q[e + 2] * kr[e + 2];
-            d3 += q[e + 3] * kr[e + 3];
-          }
-          for (; e < D; e++)
-            d0 += q[e] * kr[e];
-          float v = ((d0 + d1) + (d2 + d3) + (ps != NULL ? pse[c] : 0)) * j->scale;
-          int masked = att_outside(j, i, k0 + c);
-          if (!masked && mk != NULL) {
-            int64_t mc[4] = {b, n, i, k0 + c};
-            masked = *(const uint8_t *)(ptr[j->ti[T_MASK]] + acl__ix_off(mk, mc)) != 0;
-          }
-          sr[c] = masked ? -INFINITY : v;
-          if (sr[c] > mx)
-            mx = sr[c];
-        }
-        float mn = mx > m[r] ? mx : m[r];
-        if (mn == -INFINITY)
-          continue; /* every key so far masked */
-        float corr = expf(m[r] - mn), sum = 0;
-        for (int64_t c = 0; c < kn; c++) {
-          sr[c] = expf(sr[c] - mn);
-          sum += sr[c];
-        }
-        l[r] = l[r] * corr + sum;
-        m[r] = mn;
-        if (dm != NULL) { /* dropout: bit (row-major over [B, N, Sq, Skv]) set = kept, scaled by 1 / keepProb */
-          int64_t flat = ((b * j->N + n) * j->Sq + i) * Skv + k0;
-          for (int64_t c = 0; c < kn; c++) {
-            int64_t f = flat + c;
-            sr[c] = (att_byte(dm, ptr[j->ti[T_DROP]], f / 8) >> (f % 8)) & 1 ? sr[c] / j->keep : 0;
-          }
-        }
-        float *ar = acc + r * D;
-        for (int64_t e = 0; e < D; e++)
-          ar[e] *= corr;
-        for (int64_t c = 0; c < kn; c++) {
-          const float *vr = V + (k0 + c) * D;
-          float p = sr[c];
-          for (int64_t e = 0; e < D; e++)
-            ar[e] += p * vr[e];
-        }
+      int64_t a, z;
+      acl__nn_gather_f32(&t[j->ti[T_Q]], ptr[j->ti[T_Q]], 3, head * j->Sq + i0 + r, bf.q + r * D);
+      bf.m[r] = -INFINITY;
+      bf.l[r] = 0;
+      att_window(j, i0 + r, &a, &z);
+      if (a <= z) {
+        lo = a < lo ? a : lo;
+        hi = z > hi ? z : hi;
       }
     }
+    memset(bf.acc, 0, (size_t)(rows * D) * sizeof(float));
+    for (int64_t k0 = lo / ATT_KB * ATT_KB; k0 <= hi; k0 += ATT_KB)
+      att_keys(j, ptr, &bf, b, n, i0, rows, k0, Skv - k0 < ATT_KB ? Skv - k0 : ATT_KB);
     for (int64_t r = 0; r < rows; r++) {
-      float inv = l[r] > 0 ? 1 / l[r] : 0, *ar = acc + r * D;
+      float inv = bf.l[r] > 0 ? 1 / bf.l[r] : 0, *ar = bf.acc + r * D;
       for (int64_t e = 0; e < D; e++)
         ar[e] *= inv;
       int64_t outer = head * j->Sq + i0 + r;
@@ -178,18 +224,19 @@ static void att_blocks(int64_t begin, int64_t end, void *arg) {
         if (j->ti[roles[q]] < 0)
           continue;
         for (int e = 0; e < 8; e++)
-          row8[e] = q == 0 ? m[r] : l[r];
+          row8[e] = q == 0 ? bf.m[r] : bf.l[r];
         acl__nn_scatter_f32(&t[j->ti[roles[q]]], ptr[j->ti[roles[q]]], 3, outer, row8);
       }
     }
   }
 out:
-  free(K);
-  free(V);
-  free(Q);
-  free(acc);
-  free(s);
-  free(pse);
+  free(k);
+  free(bf.kt);
+  free(bf.v);
+  free(bf.q);
+  free(bf.acc);
+  free(bf.s);
+  free(bf.pse);
 }
 
 static int att_run(const acl__nn_job *base, char *const *ptr, struct acl__device *dev) {
@@ -369,8 +416,9 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
   j->scale = (float)scaleValue;
   j->keep = (float)keepProb;
   j->mode = (int)sparseMode;
-  j->pre = preTokens;
-  j->next = nextTokens;
+  int64_t lim = Sq + Skv + 1; /* a window wider than every key is the same window: no overflow below */
+  j->pre = preTokens < -lim ? -lim : preTokens > lim ? lim : preTokens;
+  j->next = nextTokens < -lim ? -lim : nextTokens > lim ? lim : nextTokens;
   acl__nn_tref *t = j->base.t;
   att_view(&t[ti[T_Q]], layout, N, D);
   att_view(&t[ti[T_K]], layout, Nkv, D);
