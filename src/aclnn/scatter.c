@@ -31,7 +31,7 @@ typedef struct scatter_job {
   int d, reduce, inplace;
   int ti_src; /* -1: the value */
   int ti_out;
-  unsigned char value[16]; /* ScatterValue: the value as an element of self's type */
+  _Alignas(16) unsigned char value[16]; /* ScatterValue: the value as an element of self's type */
 } scatter_job;
 
 /* dst (op)= src, both elements of type t. */
@@ -194,13 +194,13 @@ typedef struct fill_job {
   acl__nn_job base; /* selfRef, mask (broadcast to selfRef), [value,] selfRef (written) */
   int ti_value;     /* -1: the scalar in `value` */
   int ti_out;
-  unsigned char value[16];
+  _Alignas(16) unsigned char value[16];
 } fill_job;
 
 typedef struct fill_work {
   const fill_job *j;
   char *const *ptr;
-  unsigned char value[16];
+  _Alignas(16) unsigned char value[16];
 } fill_work;
 
 static void fill_range(int64_t begin, int64_t end, void *arg) {

@@ -35,7 +35,7 @@ static void where_range(int64_t begin, int64_t end, void *arg) {
   const where_work *w = arg;
   const acl__nn_tref *t = w->j->base.t, *o = &t[3];
   int64_t c[ACL__NN_MAX_RANK];
-  unsigned char tmp[16];
+  _Alignas(16) unsigned char tmp[16];
   for (int64_t i = begin; i < end; i++) {
     acl__ix_unravel(i, o->rank, o->dims, c);
     int pick = acl__ix_index(acl__ix_at(&t[0], w->ptr[0], acl__ix_off(&t[0], c)), t[0].dtype) != 0 ? 1 : 2;
