@@ -191,7 +191,9 @@ static aclnnStatus adv_plan(const char *api, const char *api2, const aclTensor *
   for (uint64_t i = 0; i < m; i++) {
     if (ent[i] == NULL)
       continue;
-    a[n++] = (acl__ix_arg){"an indices entry", ent[i], 0, 0, ACL__IX_INDEX | ACL__IX_MASK};
+    static const char *const names[ACL__NN_MAX_RANK] = {"indices[0]", "indices[1]", "indices[2]", "indices[3]",
+                                                        "indices[4]", "indices[5]", "indices[6]", "indices[7]"};
+    a[n++] = (acl__ix_arg){names[i], ent[i], 0, 0, ACL__IX_INDEX | ACL__IX_MASK};
     pos[nent++] = (int)i;
   }
   a[n++] = (acl__ix_arg){oname, other, !put, 0, 0};

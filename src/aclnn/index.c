@@ -178,7 +178,7 @@ void acl__ix_set_dim0(aclTensor *t, int64_t n) {
 
 /* ---- the gathers ------------------------------------------------------------------------- */
 
-enum { GK_ELEMENTS, GK_SLICES };
+enum { GK_ELEMENTS, GK_SLICES, GK_SELECT }; /* torch.gather; GatherV2, Embedding; IndexSelect */
 
 typedef struct gather_job {
   acl__nn_job base; /* self, index, out */
@@ -262,7 +262,7 @@ static aclnnStatus gather_plan(const char *api, const char *api2, int kind, cons
     for (int k = 0; k < ri; k++)
       want[ro++] = index->dims[k];
   } else {
-    int select = strcmp(api2, "aclnnIndexSelect") == 0; /* index 0-D or 1-D: one dim of out */
+    int select = kind == GK_SELECT; /* index 0-D or 1-D: one dim of out */
     if (select && ri > 1)
       return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                        "index has %d dims; aclnnIndexSelect takes a 0-D or 1-D index. Remedy: flatten it", ri);
@@ -289,7 +289,7 @@ static aclnnStatus gather_plan(const char *api, const char *api2, int kind, cons
   gather_job *j = acl__ix_job(api, api2, sizeof *j, gather_run, a, 3, ti, &ex);
   if (j == NULL)
     return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-  j->kind = kind;
+  j->kind = kind == GK_ELEMENTS ? GK_ELEMENTS : GK_SLICES;
   j->d = d;
   j->api2 = api2;
   j->ri = j->base.t[ti[1]].rank;
@@ -324,7 +324,7 @@ ACL__NN_PHASE2(aclnnGatherV2)
 
 aclnnStatus aclnnIndexSelectGetWorkspaceSize(const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out,
                                              uint64_t *workspaceSize, aclOpExecutor **executor) {
-  return gather_plan(__func__, "aclnnIndexSelect", GK_SLICES, self, dim, index, out, "self", "index", workspaceSize,
+  return gather_plan(__func__, "aclnnIndexSelect", GK_SELECT, self, dim, index, out, "self", "index", workspaceSize,
                      executor);
 }
 ACL__NN_PHASE2(aclnnIndexSelect)

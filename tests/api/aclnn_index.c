@@ -706,3 +706,45 @@ TEST(empty_and_count_edges) {
     nt_free(all[i]);
   nt_down(st);
 }
+
+/* Phase 2 is an ordinary stream task: a capture records it, and each replay runs it again on the memory's
+ * current contents (IndexPutImpl with accumulate adds once per replay; Nonzero rewrites the shape each time). */
+TEST(captured_into_a_task_graph) {
+  aclrtStream st = nt_up();
+  uint64_t ws;
+  aclOpExecutor *ex1, *ex2;
+  const int64_t d[1] = {4}, i1[1] = {2}, nd[2] = {4, 1};
+  double v[4] = {0, 0, 0, 0}, ix[2] = {1, 3}, pv[2] = {1, 2};
+  nt_tensor x = nt_make(ACL_FLOAT, 1, d, v), ia = nt_make(ACL_INT32, 1, i1, ix), pt = nt_make(ACL_FLOAT, 1, i1, pv),
+            nz = nt_make(ACL_INT64, 2, nd, NULL);
+  const nt_tensor *l[1] = {&ia};
+  aclTensorList *list = tlist(l, 1);
+  NT_OK(aclnnIndexPutImplGetWorkspaceSize(x.t, list, pt.t, true, false, &ws, &ex1));
+  NT_OK(aclnnNonzeroGetWorkspaceSize(x.t, nz.t, &ws, &ex2));
+  CHECK_INT_EQ(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  CHECK_INT_EQ(aclnnIndexPutImpl(NULL, 0, ex1, st), 0);
+  CHECK_INT_EQ(aclnnNonzero(NULL, 0, ex2, st), 0);
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureEnd(st, &ri), ACL_SUCCESS);
+  for (int run = 1; run <= 3; run++) {
+    CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, st), ACL_SUCCESS);
+    CHECK_INT_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS);
+    double want[4] = {0, run * 1.0, 0, run * 2.0}, wz[2] = {1, 3};
+    check_out("captured IndexPutImpl +=", &x, want, 4);
+    int64_t *shape = NULL;
+    uint64_t n = 0;
+    CHECK_INT_EQ(aclGetViewShape(nz.t, &shape, &n), 0);
+    CHECK_INT_EQ(shape[0], 2);
+    free(shape);
+    nz.dims[0] = 2;
+    check_out("captured Nonzero", &nz, wz, 2);
+    nz.dims[0] = 4;
+  }
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+  CHECK_INT_EQ(aclDestroyTensorList(list), 0);
+  nt_free(&x);
+  nt_free(&ia);
+  nt_free(&pt);
+  nt_free(&nz);
+  nt_down(st);
+}
