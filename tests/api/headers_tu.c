@@ -79,6 +79,7 @@
 #include "aclnnop/aclnn_util.h"
 #include "aclnnop/aclnn_ops_math.h"
 #include "aclnnop/aclnn_ops_nn.h"
+#include "aclnnop/aclnn_ops_transformer.h"
 
 int headers_tu_use(aclrtStream stream);
 /* The deprecation macros expand to something every compiler accepts. */
