@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ typedef struct ctx {
   size_t ext_total, ext_max;
   acl__graph *g;
   ProtobufCAllocator *alloc; /* the decoder's: a tensor's raw_data goes back to it once copied */
+  const struct spans *inits; /* initializers left in the file's bytes (streamed), or NULL: in the message */
 } ctx;
 
 /* Records the error and returns its code, so callers write
@@ -175,6 +177,134 @@ static int wire_scan(const uint8_t *p, size_t n, size_t base,
     }
   }
   return 0;
+}
+
+/* ---- initializers streamed from the file's bytes ------------------------ */
+
+/* A model read from a file is decoded without its initializers first (a
+ * copy of the bytes with them cut out, small), then one initializer at a
+ * time from the file's bytes, whose pages are given back as soon as each is
+ * converted.  Decoding it whole would hold the file, the decoded copy of
+ * every weight and (briefly) the graph's: two to three times the weights. */
+typedef struct spans {
+  const uint8_t *base; /* the file's bytes, in our own anonymous mapping */
+  size_t *off, *len;   /* each graph.initializer entry's TensorProto bytes */
+  size_t n;
+} spans;
+
+static size_t put_varint(uint8_t *p, uint64_t v) {
+  size_t n = 0;
+  for (; v >= 0x80; v >>= 7)
+    p[n++] = (uint8_t)(v | 0x80);
+  p[n++] = (uint8_t)v;
+  return n;
+}
+
+/* The next field of p[*pos..n) (wire_scan has checked the bytes): its
+ * number and wire type, and for wire type 2 its payload [*p0, *p0 + *plen).
+ * -1 at a malformed field. */
+static int next_field(const uint8_t *p, size_t n, size_t *pos, uint64_t *field, int *wt, size_t *p0, size_t *plen) {
+  uint64_t key, v;
+  if (read_varint(p, n, pos, &key) != 0)
+    return -1;
+  *field = key >> 3;
+  *wt = (int)(key & 7);
+  switch (*wt) {
+  case 0:
+    return read_varint(p, n, pos, &v);
+  case 1:
+  case 5:
+    if (n - *pos < (*wt == 1 ? 8u : 4u))
+      return -1;
+    *pos += *wt == 1 ? 8 : 4;
+    return 0;
+  case 2:
+    if (read_varint(p, n, pos, &v) != 0 || v > n - *pos)
+      return -1;
+    *p0 = *pos;
+    *plen = (size_t)v;
+    *pos += (size_t)v;
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* Cuts graph.initializer out of the ModelProto p[0..n): *out (malloc) is the
+ * rest, *sp where the initializers are.  1 when done; 0 when the model has
+ * no initializers or not exactly one graph field (it is then decoded whole);
+ * -1 when out of memory. */
+static int split_initializers(const uint8_t *p, size_t n, uint8_t **out, size_t *out_n, spans *sp) {
+  size_t pos = 0, g0 = 0, glen = 0, h0 = 0, p0 = 0, plen = 0;
+  int graphs = 0, wt;
+  uint64_t field;
+  while (pos < n) {
+    size_t at = pos;
+    if (next_field(p, n, &pos, &field, &wt, &p0, &plen) != 0)
+      return 0;
+    if (field == 7 && wt == 2) {
+      graphs++;
+      h0 = at;
+      g0 = p0;
+      glen = plen;
+    }
+  }
+  if (graphs != 1)
+    return 0;
+  size_t count = 0, cut = 0;
+  for (pos = g0; pos < g0 + glen;) {
+    size_t at = pos;
+    if (next_field(p, g0 + glen, &pos, &field, &wt, &p0, &plen) != 0)
+      return 0;
+    if (field == 5 && wt == 2) {
+      count++;
+      cut += pos - at;
+    }
+  }
+  if (count == 0)
+    return 0;
+  size_t newlen = glen - cut;
+  uint8_t *o = malloc(h0 + 1 + 10 + newlen + (n - g0 - glen));
+  sp->off = malloc(count * sizeof(size_t));
+  sp->len = malloc(count * sizeof(size_t));
+  if (o == NULL || sp->off == NULL || sp->len == NULL) {
+    free(o);
+    free(sp->off);
+    free(sp->len);
+    sp->off = sp->len = NULL;
+    return -1;
+  }
+  size_t w = h0;
+  memcpy(o, p, h0);
+  o[w++] = (7 << 3) | 2;
+  w += put_varint(o + w, newlen);
+  sp->n = 0;
+  for (pos = g0; pos < g0 + glen;) {
+    size_t at = pos;
+    next_field(p, g0 + glen, &pos, &field, &wt, &p0, &plen);
+    if (field == 5 && wt == 2) {
+      sp->off[sp->n] = p0;
+      sp->len[sp->n++] = plen;
+    } else {
+      memcpy(o + w, p + at, pos - at);
+      w += pos - at;
+    }
+  }
+  memcpy(o + w, p + g0 + glen, n - g0 - glen);
+  w += n - g0 - glen;
+  sp->base = p;
+  *out = o;
+  *out_n = w;
+  return 1;
+}
+
+/* Gives the whole pages inside a converted initializer's bytes back. */
+static void release_span(const spans *sp, size_t i) {
+  long pg = sysconf(_SC_PAGESIZE);
+  uintptr_t a = (uintptr_t)(sp->base + sp->off[i]), b = a + sp->len[i];
+  uintptr_t lo = (a + (uintptr_t)pg - 1) / (uintptr_t)pg * (uintptr_t)pg, hi = b / (uintptr_t)pg * (uintptr_t)pg;
+  if (pg > 0 && hi > lo)
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 /* ---- types and shapes ---------------------------------------------------- */
@@ -792,6 +922,20 @@ static int convert_node(ctx *c, const Onnx__GraphProto *gp, size_t ni, const Onn
 
 /* ---- the model ----------------------------------------------------------- */
 
+static int convert_initializer(ctx *c, const Onnx__TensorProto *tp, size_t i) {
+  char fp[1024];
+  snprintf(fp, sizeof(fp), "graph.initializer[%zu]", i);
+  if (tp->name == NULL || tp->name[0] == '\0')
+    return fail(c, ACL_ERROR_PARSE_MODEL, fp, "the initializer has no name");
+  snprintf(fp, sizeof(fp), "graph.initializer[%zu] (\"%.200s\")", i, tp->name);
+  if (acl__graph_find(c->g, tp->name) >= 0)
+    return fail(c, ACL_ERROR_PARSE_MODEL, fp, "initializer \"%.200s\" appears twice", tp->name);
+  acl__graph_tensor *t = add_tensor(c, tp->name);
+  if (t == NULL)
+    return oom(c, fp);
+  return convert_tensor(c, tp, t, fp);
+}
+
 static int convert_model(ctx *c, const Onnx__ModelProto *m) {
   acl__graph *g = c->g;
   char fp[1024];
@@ -840,7 +984,8 @@ static int convert_model(ctx *c, const Onnx__ModelProto *m) {
 
   /* Every tensor comes from an initializer, an input or a node output, so
    * their sum bounds the table (each count is bounded by the decode budget). */
-  size_t max_tensors = gp->n_initializer + gp->n_input;
+  size_t n_init = c->inits != NULL ? c->inits->n : gp->n_initializer;
+  size_t max_tensors = n_init + gp->n_input;
   for (size_t i = 0; i < gp->n_node; i++)
     max_tensors += gp->node[i]->n_output;
   if (max_tensors > (size_t)INT32_MAX / 4)
@@ -853,18 +998,20 @@ static int convert_model(ctx *c, const Onnx__ModelProto *m) {
       acl__graph_names_init(g, max_tensors) != 0)
     return oom(c, "graph");
 
-  for (size_t i = 0; i < gp->n_initializer; i++) {
-    const Onnx__TensorProto *tp = gp->initializer[i];
-    snprintf(fp, sizeof(fp), "graph.initializer[%zu]", i);
-    if (tp->name == NULL || tp->name[0] == '\0')
-      return fail(c, ACL_ERROR_PARSE_MODEL, fp, "the initializer has no name");
-    snprintf(fp, sizeof(fp), "graph.initializer[%zu] (\"%.200s\")", i, tp->name);
-    if (acl__graph_find(g, tp->name) >= 0)
-      return fail(c, ACL_ERROR_PARSE_MODEL, fp, "initializer \"%.200s\" appears twice", tp->name);
-    acl__graph_tensor *t = add_tensor(c, tp->name);
-    if (t == NULL)
-      return oom(c, fp);
-    if ((rc = convert_tensor(c, tp, t, fp)) != 0)
+  for (size_t i = 0; i < n_init; i++) {
+    if (c->inits == NULL) {
+      rc = convert_initializer(c, gp->initializer[i], i);
+    } else {
+      Onnx__TensorProto *tp = onnx__tensor_proto__unpack(c->alloc, c->inits->len[i], c->inits->base + c->inits->off[i]);
+      snprintf(fp, sizeof(fp), "graph.initializer[%zu]", i);
+      rc = tp == NULL ? fail(c, ACL_ERROR_PARSE_MODEL, fp, "the initializer is not a valid TensorProto (protobuf "
+                             "decoding failed)")
+                      : convert_initializer(c, tp, i);
+      if (tp != NULL)
+        onnx__tensor_proto__free_unpacked(tp, c->alloc);
+      release_span(c->inits, i);
+    }
+    if (rc != 0)
       return rc;
   }
 
@@ -937,9 +1084,10 @@ static void limits_resolve(const acl__onnx_limits *in, acl__onnx_limits *out) {
     out->max_external_bytes = MAX_EXTERNAL_DEFAULT;
 }
 
-/* acl__onnx_load_mem; `owned` (NULL, or data itself) is freed as soon as
- * the protobuf is decoded, before the tensors are converted. */
-static int load_mem(const void *data, size_t size, void *owned, const char *base_dir,
+/* acl__onnx_load_mem; `owned`: data is our own anonymous mapping of `size`
+ * bytes (a file read by acl__onnx_load_file), unmapped as soon as what was
+ * decoded from it is converted, and its initializers streamed (spans). */
+static int load_mem(const void *data, size_t size, int owned, const char *base_dir,
                     const acl__onnx_limits *limits, acl__graph **out, acl__diags *diags) {
   budget b = {0};
   ProtobufCAllocator alloc = {.alloc = budget_alloc, .free = budget_free, .allocator_data = &b};
@@ -947,6 +1095,7 @@ static int load_mem(const void *data, size_t size, void *owned, const char *base
   acl__onnx_limits lim;
   limits_resolve(limits, &lim);
   Onnx__ModelProto *m = NULL;
+  spans sp = {0};
   int rc = 0;
   if (out != NULL)
     *out = NULL;
@@ -973,7 +1122,17 @@ static int load_mem(const void *data, size_t size, void *owned, const char *base
   b.limit = lim.max_decode_memory;
   if (b.limit == 0)
     b.limit = size > (SIZE_MAX - ((size_t)256 << 20)) / 64 ? SIZE_MAX : ((size_t)256 << 20) + 64 * size;
-  m = onnx__model_proto__unpack(&alloc, size, data);
+  uint8_t *rest = NULL;
+  size_t rest_size = 0;
+  int split = owned ? split_initializers(data, size, &rest, &rest_size, &sp) : 0;
+  if (split < 0) {
+    rc = oom(&c, "");
+    goto out;
+  }
+  m = onnx__model_proto__unpack(&alloc, split ? rest_size : size, split ? rest : data);
+  free(rest); /* protobuf-c copies what it decodes */
+  if (split)
+    c.inits = &sp;
   if (m == NULL) {
     if (b.exceeded)
       rc = fail(&c, ACL_ERROR_PARSE_MODEL, "", "decoding the model needs more than %zu bytes of memory, the "
@@ -983,8 +1142,10 @@ static int load_mem(const void *data, size_t size, void *owned, const char *base
                 "a required field is missing, a field has the wrong type, or the file is truncated)");
     goto out;
   }
-  free(owned);
-  owned = NULL;
+  if (owned && !split) {
+    munmap((void *)data, size);
+    owned = 0;
+  }
   c.g = calloc(1, sizeof(*c.g));
   if (c.g == NULL) {
     rc = oom(&c, "");
@@ -994,7 +1155,10 @@ static int load_mem(const void *data, size_t size, void *owned, const char *base
 out:
   if (m != NULL)
     onnx__model_proto__free_unpacked(m, &alloc);
-  free(owned);
+  if (owned)
+    munmap((void *)data, size);
+  free(sp.off);
+  free(sp.len);
   free(c.base_real);
   if (rc != 0) {
     acl__graph_free(c.g);
@@ -1006,7 +1170,7 @@ out:
 
 int acl__onnx_load_mem(const void *data, size_t size, const char *base_dir,
                        const acl__onnx_limits *limits, acl__graph **out, acl__diags *diags) {
-  return load_mem(data, size, NULL, base_dir, limits, out, diags);
+  return load_mem(data, size, 0, base_dir, limits, out, diags);
 }
 
 int acl__onnx_load_file(const char *path, const acl__onnx_limits *limits, acl__graph **out,
@@ -1016,6 +1180,7 @@ int acl__onnx_load_file(const char *path, const acl__onnx_limits *limits, acl__g
   limits_resolve(limits, &lim);
   int fd = -1, rc = 0;
   unsigned char *buf = NULL;
+  size_t size = 0;
   char *dir = NULL;
   if (out != NULL)
     *out = NULL;
@@ -1044,9 +1209,12 @@ int acl__onnx_load_file(const char *path, const acl__onnx_limits *limits, acl__g
               path, (long long)st.st_size, lim.max_model_size);
     goto out;
   }
-  size_t size = (size_t)st.st_size, done = 0;
-  buf = malloc(size);
-  if (buf == NULL) {
+  size_t done = 0;
+  size = (size_t)st.st_size;
+  /* an anonymous mapping of our own, whose pages the loader gives back as it goes */
+  buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (buf == MAP_FAILED) {
+    buf = NULL;
     rc = fail(&c, ACL_ERROR_READ_MODEL_FAILURE, "", "no host memory to read the %zu-byte model file", size);
     goto out;
   }
@@ -1069,12 +1237,13 @@ int acl__onnx_load_file(const char *path, const acl__onnx_limits *limits, acl__g
     rc = fail(&c, ACL_ERROR_READ_MODEL_FAILURE, "", "out of host memory");
     goto out;
   }
-  rc = load_mem(buf, size, buf, dir, &lim, out, diags); /* frees buf */
+  rc = load_mem(buf, size, 1, dir, &lim, out, diags); /* unmaps buf */
   buf = NULL;
 out:
   if (fd >= 0)
     close(fd);
-  free(buf);
+  if (buf != NULL)
+    munmap(buf, size);
   free(dir);
   return rc;
 }

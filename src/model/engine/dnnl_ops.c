@@ -512,8 +512,10 @@ static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_
     dnnl_primitive_destroy(pr);
   if (pd)
     dnnl_primitive_desc_destroy(pd);
-  if (ok && !shared && id >= 0 && acl__eng_wcopy_add(b->e, id, src_md, md, buf) == 0)
+  if (ok && !shared && id >= 0 && acl__eng_wcopy_add(b->e, id, src_md, md, buf) == 0) {
     shared = 1;
+    acl__eng_weight_copied(b->e, id);
+  }
   int v = ok ? acl__eng_val_new(b->p) : -1;
   if (v < 0) {
     if (!shared)

@@ -187,6 +187,7 @@ const void *acl__eng_wcopy_find(const acl__engine *e, int id, const dnnl_memory_
 int acl__eng_wcopy_add(acl__engine *e, int id, const dnnl_memory_desc_t *src_md, const dnnl_memory_desc_t *md,
                        void *data); /* takes data (0), or -1 when out of memory (the caller keeps it) */
 void acl__eng_wcopies_free(acl__engine *e);
+void acl__eng_weight_copied(acl__engine *e, int id); /* a copy of weight id was made: trim it if only it is read */
 void acl__eng_weights_trim(acl__engine *e);   /* after a plan build */
 int acl__eng_weights_restore(acl__engine *e); /* before the originals may be read: 0 or ACL_ERROR_BAD_ALLOC */
 

@@ -26,6 +26,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "common/log.h"
 
@@ -117,33 +120,56 @@ static int plan_reads(const eng_plan *p, const char *lo, const char *hi) {
   return 0;
 }
 
+/* Whether initializer id may be freed now that it has an exact copy. */
+static int trimmable(acl__engine *e, int id) {
+  const acl__graph *g = e->g;
+  if (!e->trim_ok || id < 0 || id >= (int)g->n_tensors)
+    return 0;
+  if (e->trimmed == NULL && (e->trimmed = calloc(g->n_tensors ? g->n_tensors : 1, 1)) == NULL)
+    return 0; /* no memory to remember what was trimmed: keep everything */
+  const acl__graph_tensor *t = &g->tensors[id];
+  return !e->trimmed[id] && t->data != NULL && t->data_size > 0 && exact_copy(e, id) != NULL;
+}
+
+static void trim(acl__engine *e, int id) {
+  acl__graph_tensor *t = (acl__graph_tensor *)&e->g->tensors[id]; /* the model's own bytes (see above) */
+  free(t->data);
+  t->data = NULL;
+  e->trimmed[id] = 1;
+#ifdef __GLIBC__
+  /* the bytes came from the loading thread's malloc arena and the copies
+   * from this one's: without this, glibc keeps freed pages in the middle of
+   * a heap resident, and a model's peak memory is its weights twice */
+  malloc_trim(0);
+#endif
+}
+
+void acl__eng_weight_copied(acl__engine *e, int id) {
+  /* read by one node input, the one whose step now reads the copy (its
+   * builder has nothing left to fail on but memory): free it at once, so a
+   * build holds the originals and the copies of a few weights, not all */
+  if (trimmable(e, id) && e->consumers[id] == 1 && !e->g->tensors[id].is_graph_output)
+    trim(e, id);
+}
+
 void acl__eng_weights_trim(acl__engine *e) {
   const acl__graph *g = e->g;
-  if (!e->trim_ok)
-    return;
-  if (e->trimmed == NULL && (e->trimmed = calloc(g->n_tensors ? g->n_tensors : 1, 1)) == NULL)
-    return; /* no memory to remember what was trimmed: keep everything */
   size_t freed = 0, n = 0;
   for (const eng_wcopy *c = e->wcopies; c != NULL; c = c->next) {
-    if (c->id >= (int)g->n_tensors || e->trimmed[c->id])
+    if (!trimmable(e, c->id))
       continue;
-    acl__graph_tensor *t = (acl__graph_tensor *)&g->tensors[c->id]; /* the model's own bytes (see above) */
-    if (t->data == NULL || t->data_size == 0 || exact_copy(e, c->id) == NULL)
-      continue;
-    const char *lo = t->data, *hi = lo + t->data_size;
+    const char *lo = g->tensors[c->id].data, *hi = lo + g->tensors[c->id].data_size;
     int read = 0;
     for (const eng_plan *p = e->plans; p != NULL && !read; p = p->next)
       read = plan_reads(p, lo, hi);
     if (read)
       continue;
-    free(t->data);
-    t->data = NULL;
-    e->trimmed[c->id] = 1;
-    freed += t->data_size;
+    freed += g->tensors[c->id].data_size;
     n++;
+    trim(e, c->id);
   }
   if (n > 0)
-    ACL__LOGI(ACL__MOD_GE, "model weights: %zu initializers (%zu bytes) kept only in their kernels' layouts", n,
+    ACL__LOGI(ACL__MOD_GE, "model weights: %zu more initializers (%zu bytes) kept only in their kernels' layouts", n,
               freed);
 }
 
