@@ -323,9 +323,9 @@ static aclnnStatus adv_plan(const char *api, const char *api2, const aclTensor *
   ex->list_ir = 1;
   ex->list_n = (int)m;
   for (uint64_t i = 0; i < m; i++)
-    ex->list_in[i] = -1;
+    ex->list_el[i] = -1;
   for (int e = 0; e < nent; e++)
-    ex->list_in[pos[e]] = 1 + e;
+    ex->list_el[pos[e]] = 1 + e;
   if (put)
     acl__ix_broadcast_view(&j->base.t[j->ti_other], rr, want);
   int64_t total = 1;

@@ -156,11 +156,11 @@ aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTen
 }
 
 /* The tensor-list setters: element relativeIndex of the list parameter at
- * position irIndex of the prototype (the only list of the operators here
- * is an input: Index, IndexPutImpl).  `out` is 1 for the output-only form,
- * which no operator here can take. */
+ * position irIndex among the operator's inputs (ACL__NN_SET_IN), its
+ * outputs (ACL__NN_SET_OUT) or both, inputs first (ACL__NN_SET_ANY); the
+ * address also goes into that element of `tensors`, as the vendor's do. */
 static aclnnStatus acl__nn_set_dynamic(const char *api, aclOpExecutor *ex, size_t irIndex, size_t relativeIndex,
-                                       aclTensorList *tensors, void *addr, int out) {
+                                       aclTensorList *tensors, void *addr, int which) {
   int rc = acl__nn_exec_check(api, ex, ACLNN_ERR_INNER_NULLPTR);
   if (rc != 0)
     return rc;
@@ -170,36 +170,43 @@ static aclnnStatus acl__nn_set_dynamic(const char *api, aclOpExecutor *ex, size_
   aclTensor *const *el = acl__nn_tensor_list_arg(api, "tensors", tensors, &n, &rc);
   if (el == NULL)
     return rc;
-  if (out || !ex->has_list || irIndex != (size_t)ex->list_ir)
+  int match = ex->has_list && (which == ACL__NN_SET_ANY ? irIndex == (size_t)(ex->list_out ? ex->list_ir_all
+                                                                                            : ex->list_ir)
+                                                        : (which == ACL__NN_SET_OUT) == ex->list_out &&
+                                                              irIndex == (size_t)ex->list_ir);
+  if (!match)
     return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "irIndex %zu (element %zu) is not a tensor-list parameter of %s%s%s. Remedy: use "
                      "aclSetInputTensorAddr / aclSetOutputTensorAddr%s",
-                     irIndex, relativeIndex, ex->api2, out ? " among its outputs" : "",
-                     ex->has_list && !out ? "" : ": it has none",
-                     ex->has_list && !out ? ", or the list's irIndex" : "");
-  if (relativeIndex >= (size_t)ex->list_n || relativeIndex >= n || ex->list_in[relativeIndex] < 0 ||
+                     irIndex, relativeIndex, ex->api2,
+                     which == ACL__NN_SET_OUT  ? " among its outputs"
+                     : which == ACL__NN_SET_IN ? " among its inputs"
+                                               : "",
+                     ex->has_list ? "" : ": it has none", ex->has_list ? ", or the list's irIndex (docs/aclnn.md)" : "");
+  if (relativeIndex >= (size_t)ex->list_n || relativeIndex >= n || ex->list_el[relativeIndex] < 0 ||
       el[relativeIndex] == NULL)
     return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "relativeIndex %zu is out of range (or a NULL entry): the list of %s has %d element(s)",
                      relativeIndex, ex->api2, ex->list_n);
-  ex->slot[ex->in_slot[ex->list_in[relativeIndex]]].addr = addr;
+  const int *slots = ex->list_out ? ex->out_slot : ex->in_slot;
+  ex->slot[slots[ex->list_el[relativeIndex]]].addr = addr;
   el[relativeIndex]->data = addr;
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                          aclTensorList *tensors, void *addr) {
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, ACL__NN_SET_IN);
 }
 
 aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                           aclTensorList *tensors, void *addr) {
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 1);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, ACL__NN_SET_OUT);
 }
 
 aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                     aclTensorList *tensors, void *addr) {
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, ACL__NN_SET_ANY);
 }
 
 /* The reserved capitalised names (reference aclnn.md section 4). */
@@ -217,17 +224,17 @@ aclnnStatus AclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTen
 
 aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                          aclTensorList *tensors, void *addr) {
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, ACL__NN_SET_IN);
 }
 
 aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                           aclTensorList *tensors, void *addr) {
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 1);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, ACL__NN_SET_OUT);
 }
 
 aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
                                     aclTensorList *tensors, void *addr) {
-  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, 0);
+  return acl__nn_set_dynamic(__func__, executor, irIndex, relativeIndex, tensors, addr, ACL__NN_SET_ANY);
 }
 
 /* ---- the task -------------------------------------------------------------------------- */
@@ -407,11 +414,14 @@ fail:
 
 /* ---- the task of a job (job.c) ------------------------------------------------------------ */
 
+_Static_assert(ACL__NN_MAX_SLOTS <= 32, "acl__nn_jtask.copy_in has one bit per tensor");
+
 typedef struct acl__nn_jtask {
   acl__nn_job *job;                   /* a reference */
   acl__device *dev;
   char *ptr[ACL__NN_MAX_SLOTS];       /* element 0 of each tensor */
-  uint32_t copy_in;                   /* inputs that share memory with an output: read from a copy */
+  uint32_t copy_in;                   /* inputs that share memory with an output: read from a copy (one bit
+                                         each: ACL__NN_MAX_SLOTS <= 32) */
 } acl__nn_jtask;
 
 static int acl__nn_jtask_run(acl__task *t) {

@@ -218,8 +218,10 @@ typedef struct acl__nn_plan {
 
 /* ---- executors (executor.c) ------------------------------------------------ */
 
-/* FlashAttentionScore has 11 tensors; Index a list of up to 8 plus self and out. */
-#define ACL__NN_MAX_SLOTS 16
+/* The tensors of one executor: FlashAttentionScore has 11; a tensor-list
+ * operator's elements count one each (Index a list of up to 8 plus self and
+ * out; Cat, Stack and the Splits lists of up to ACL__NN_MAX_SLOTS - 1). */
+#define ACL__NN_MAX_SLOTS 32
 
 typedef struct acl__nn_slot {
   void *addr;                       /* the tensor's storage base, as the caller knows it */
@@ -242,11 +244,14 @@ struct aclOpExecutor {
   int in_slot[ACL__NN_MAX_SLOTS], out_slot[ACL__NN_MAX_SLOTS];
   acl__nn_plan plan;                /* element-wise operators */
   acl__nn_job *job;                 /* the others (job.c): NULL for element-wise ones */
-  /* an input tensor-list parameter (Index, IndexPutImpl), for aclSetDynamic*TensorAddr */
+  /* a tensor-list parameter, for aclSetDynamic*TensorAddr: an input (Index's and IndexPutImpl's indices, Cat's
+   * and Stack's tensors) or an output (the Splits' out) */
   int has_list;
-  int list_ir;                      /* its position in the operator's prototype */
+  int list_out;                     /* the list is an output: list_el[] counts the outputs */
+  int list_ir;                      /* its position among the operator's inputs (or outputs) */
+  int list_ir_all;                  /* an output list's position among the inputs, then the outputs */
   int list_n;                       /* its elements */
-  int list_in[ACL__NN_MAX_SLOTS];   /* element -> index among the inputs (-1: a NULL element) */
+  int list_el[ACL__NN_MAX_SLOTS];   /* element -> index among the inputs, or outputs (-1: a NULL element) */
 };
 
 /* A new executor for phase 2 function api2 (registered), or NULL. */
