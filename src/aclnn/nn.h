@@ -437,4 +437,70 @@ void acl__nn_store_f32(char *dst, int64_t st, int64_t n, aclDataType t, const fl
 void acl__nn_store_f64(char *dst, int64_t st, int64_t n, aclDataType t, const double *src);
 void acl__nn_store_i64(char *dst, int64_t st, int64_t n, aclDataType t, const int64_t *src);
 
+/* ---- the copy engine (copy.c): the shape, fill and creation operators ------------------- */
+
+/* A view of one of a job's tensors; up to 16 dims, as Repeat splits each
+ * dim of out in two. */
+#define ACL__NN_VIEW_RANK (2 * ACL__NN_MAX_RANK)
+
+typedef struct acl__nn_view {
+  int t;                            /* the job's tensor (tref index): the task's ptr[t] is its element 0 */
+  int rank;
+  int64_t off;                      /* elements from that element 0 */
+  int64_t dims[ACL__NN_VIEW_RANK];
+  int64_t st[ACL__NN_VIEW_RANK];    /* elements */
+} acl__nn_view;
+
+typedef enum acl__nn_piece_kind {
+  ACL__NN_PIECE_COPY,   /* dst = src, converted to dst's type (same dims) */
+  ACL__NN_PIECE_FILL,   /* dst = the constant c */
+  ACL__NN_PIECE_TRIL,   /* COPY, but where col - row > diag (the last two dims) 0 */
+  ACL__NN_PIECE_TRIU,   /* COPY, but where col - row < diag 0 */
+  ACL__NN_PIECE_ARANGE  /* dst[k] = start + k * step (dst 1-D) */
+} acl__nn_piece_kind;
+
+/* One step of a copy job; a job runs its pieces in order. */
+typedef struct acl__nn_piece {
+  acl__nn_piece_kind kind;
+  acl__nn_view dst, src;            /* src: COPY, TRIL, TRIU */
+  unsigned char c[16];              /* FILL: the value as dst's type holds it */
+  int64_t diag;                     /* TRIL, TRIU */
+  int int_steps;                    /* ARANGE in int64 (istart, istep), else in double */
+  int64_t istart, istep;
+  double start, step;
+} acl__nn_piece;
+
+/* Roles of a copy job's tensors. */
+enum { ACL__NN_CP_IN, ACL__NN_CP_OUT, ACL__NN_CP_IN_UNREAD };
+
+/* An executor for api2 with a copy job of room for npieces, or NULL after
+ * recording 561101 for api. */
+aclOpExecutor *acl__nn_cp_new(const char *api, const char *api2, int npieces);
+/* Adds tensor t (parameter `name`) to the job: its tref index.  An in-place
+ * operator adds its tensor as ACL__NN_CP_IN (or ACL__NN_CP_IN_UNREAD where
+ * the old values are not read: fills) and then as ACL__NN_CP_OUT. */
+int acl__nn_cp_tensor(aclOpExecutor *ex, const aclTensor *t, const char *name, int role);
+/* The view of the whole of t (0-D: one element), as tref ti. */
+void acl__nn_cp_full(acl__nn_view *v, int ti, const aclTensor *t);
+/* Appends a piece of `kind` (zeroed), or NULL when the job is full. */
+acl__nn_piece *acl__nn_cp_add(aclOpExecutor *ex, acl__nn_piece_kind kind);
+/* Sets a FILL piece's constant: s converted to dst's type (NULL: zero; a
+ * scalar of a complex type keeps its parts for a complex dst). */
+void acl__nn_cp_const(aclOpExecutor *ex, acl__nn_piece *p, const aclScalar *s, double v);
+/* Ends phase 1 of a copy job: merges dims, marks an empty job. */
+aclnnStatus acl__nn_cp_done(aclOpExecutor *ex, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* n elements of type st at s (byte stride ss) converted into type dt at d
+ * (byte stride ds): floating to integral saturates and maps NaN to 0;
+ * complex to real keeps the real part. */
+void acl__nn_convert(char *d, int64_t ds, aclDataType dt, const char *s, int64_t ss, aclDataType st, int64_t n);
+
+/* The checks that open every operator of the copy engine: each of the n
+ * tensors live (161001 / 161002 naming it; a NULL name skips an optional
+ * one), workspaceSize and executor not NULL, each tensor of at most 8 dims. */
+int acl__nn_cp_args(const char *api, const char *api2, int n, const aclTensor *const *ts, const char *const *names,
+                    const uint64_t *workspaceSize, aclOpExecutor *const *executor);
+/* 0 when t has the `rank` dims `want`, else 161002 recorded. */
+int acl__nn_check_shape(const char *api, const char *api2, const char *name, const aclTensor *t,
+                        const int64_t *want, int rank);
+
 #endif
