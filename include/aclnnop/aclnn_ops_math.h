@@ -77,4 +77,20 @@
 #include "aclnn_one_hot.h"
 #include "aclnn_s_where.h"
 
+#include "aclnn_cast.h"
+#include "aclnn_cat.h"
+#include "aclnn_stack.h"
+#include "aclnn_split_tensor.h"
+#include "aclnn_split_with_size.h"
+#include "aclnn_slice.h"
+#include "aclnn_slice_v2.h"
+#include "aclnn_strided_slice.h"
+#include "aclnn_permute.h"
+#include "aclnn_flatten.h"
+#include "aclnn_expand.h"
+#include "aclnn_repeat.h"
+#include "aclnn_tril.h"
+#include "aclnn_triu.h"
+#include "aclnn_constant_pad_nd.h"
+
 #endif /* OP_API_INC_ACLNN_OPS_MATH_H_ */

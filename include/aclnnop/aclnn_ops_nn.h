@@ -46,4 +46,6 @@
 #include "aclnn_scatter.h"
 #include "aclnn_nonzero.h"
 
+#include "aclnn_flip.h"
+
 #endif /* OP_API_INC_ACLNN_OPS_NN_H_ */
