@@ -92,5 +92,12 @@
 #include "aclnn_tril.h"
 #include "aclnn_triu.h"
 #include "aclnn_constant_pad_nd.h"
+#include "aclnn_copy.h"
+#include "aclnn_zero.h"
+#include "aclnn_ones.h"
+#include "aclnn_fill_scalar.h"
+#include "aclnn_fill_tensor.h"
+#include "aclnn_arange.h"
+#include "aclnn_range.h"
 
 #endif /* OP_API_INC_ACLNN_OPS_MATH_H_ */

@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_copy.h - selfRef = src, broadcast to selfRef and converted to its type.
+ * Two phases: aclnnXxxGetWorkspaceSize checks the arguments and plans the work, aclnnXxx queues it on a
+ * stream (docs/aclnn.md).
+ */
+#ifndef OP_API_INC_LEVEL2_ACLNN_COPY_H_
+#define OP_API_INC_LEVEL2_ACLNN_COPY_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const aclTensor *src,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnInplaceCopy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_LEVEL2_ACLNN_COPY_H_ */

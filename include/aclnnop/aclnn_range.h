@@ -1,0 +1,25 @@
+/*
+ * aclnnop/aclnn_range.h - out = start, start + step, ... up to end inclusive.
+ * Two phases: aclnnXxxGetWorkspaceSize checks the arguments and plans the work, aclnnXxx queues it on a
+ * stream (docs/aclnn.md).
+ */
+#ifndef OP_API_INC_LEVEL2_ACLNN_RANGE_H_
+#define OP_API_INC_LEVEL2_ACLNN_RANGE_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnRangeGetWorkspaceSize(const aclScalar *start, const aclScalar *end, const aclScalar *step, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnRange(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OP_API_INC_LEVEL2_ACLNN_RANGE_H_ */
