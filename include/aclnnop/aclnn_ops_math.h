@@ -99,5 +99,6 @@
 #include "aclnn_fill_tensor.h"
 #include "aclnn_arange.h"
 #include "aclnn_range.h"
+#include "aclnn_dropout.h"
 
 #endif /* OP_API_INC_ACLNN_OPS_MATH_H_ */

@@ -14,7 +14,7 @@ foreach(t index attention)
   target_link_libraries(api_aclnn_${t} PRIVATE m)
 endforeach()
 # The shape, fill / creation and random operators (reference 8.8, 8.12, 8.13).
-foreach(t shape fill)
+foreach(t shape fill random)
   openacl_test(api_aclnn_${t} GROUP api/aclnn/${t} SOURCES ${CMAKE_CURRENT_LIST_DIR}/aclnn_${t}.c LABELS threads)
   target_link_libraries(api_aclnn_${t} PRIVATE m)
 endforeach()
