@@ -251,8 +251,13 @@ typedef struct cp_work {
   const cp_job *j;
   const acl__nn_piece *p;
   char *const *ptr;
-  size_t des, ses; /* element sizes of dst and src */
+  size_t des, ses;    /* element sizes of dst and src */
+  int64_t nch, chunk; /* each row is cut in nch runs of chunk elements (the last shorter) */
 } cp_work;
+
+/* Rows of at least this many elements are cut into runs, so that a large
+ * contiguous piece (one row after merging) is shared out too. */
+#define CP_RUN 16384
 
 static void cp_fill(char *d, int64_t ds, const unsigned char *c, size_t es, int64_t n) {
   if (es == 1 && ds == 1) {
@@ -263,6 +268,7 @@ static void cp_fill(char *d, int64_t ds, const unsigned char *c, size_t es, int6
     memcpy(d + k * ds, c, es);
 }
 
+/* Runs items [begin, end): item i is run i % nch of row i / nch. */
 static void cp_rows(int64_t begin, int64_t end, void *arg) {
   const cp_work *w = arg;
   const acl__nn_piece *p = w->p;
@@ -272,7 +278,8 @@ static void cp_rows(int64_t begin, int64_t end, void *arg) {
   int last = dv->rank - 1;
   int64_t len = dv->dims[last], dstep = dv->st[last] * (int64_t)w->des, sstep = sv->st[last] * (int64_t)w->ses;
   static const unsigned char zero[16];
-  for (int64_t r = begin; r < end; r++) {
+  for (int64_t it = begin; it < end; it++) {
+    int64_t r = it / w->nch, c0 = (it % w->nch) * w->chunk, c1 = c0 + w->chunk < len ? c0 + w->chunk : len;
     int64_t doff = dv->off, soff = sv->off, rem = r, row = 0;
     for (int k = last - 1; k >= 0; k--) {
       int64_t i = rem % dv->dims[k];
@@ -282,32 +289,34 @@ static void cp_rows(int64_t begin, int64_t end, void *arg) {
       doff += i * dv->st[k];
       soff += i * sv->st[k];
     }
-    char *d = w->ptr[dv->t] + doff * (int64_t)w->des;
+    char *d = w->ptr[dv->t] + doff * (int64_t)w->des + c0 * dstep;
+    const char *s = p->kind == ACL__NN_PIECE_COPY ? w->ptr[sv->t] + soff * (int64_t)w->ses + c0 * sstep : NULL;
     switch (p->kind) {
     case ACL__NN_PIECE_COPY:
-      acl__nn_convert(d, dstep, dt, w->ptr[sv->t] + soff * (int64_t)w->ses, sstep, st, len);
+      acl__nn_convert(d, dstep, dt, s, sstep, st, c1 - c0);
       break;
     case ACL__NN_PIECE_FILL:
-      cp_fill(d, dstep, p->c, w->des, len);
+      cp_fill(d, dstep, p->c, w->des, c1 - c0);
       break;
     case ACL__NN_PIECE_TRIL:
     case ACL__NN_PIECE_TRIU: {
-      /* kept columns: [0, row + diag] (Tril) or [row + diag, len) (Triu) */
+      /* whole rows (nch 1); kept columns: [0, row + diag] (Tril) or [row + diag, len) (Triu) */
+      const char *src = w->ptr[sv->t] + soff * (int64_t)w->ses;
       int64_t a = 0, b = len, edge = row + p->diag;
       if (p->kind == ACL__NN_PIECE_TRIL)
         b = edge + 1 < 0 ? 0 : edge + 1 > len ? len : edge + 1;
       else
         a = edge < 0 ? 0 : edge > len ? len : edge;
       cp_fill(d, dstep, zero, w->des, a);
-      acl__nn_convert(d + a * dstep, dstep, dt, w->ptr[sv->t] + soff * (int64_t)w->ses + a * sstep, sstep, st, b - a);
+      acl__nn_convert(d + a * dstep, dstep, dt, src + a * sstep, sstep, st, b - a);
       cp_fill(d + b * dstep, dstep, zero, w->des, len - b);
       break;
     }
     case ACL__NN_PIECE_ARANGE: {
       int64_t buf[CP_CHUNK];
       double f[CP_CHUNK];
-      for (int64_t k = 0; k < len; k += CP_CHUNK) {
-        int64_t m = len - k < CP_CHUNK ? len - k : CP_CHUNK;
+      for (int64_t k = c0; k < c1; k += CP_CHUNK) {
+        int64_t m = c1 - k < CP_CHUNK ? c1 - k : CP_CHUNK;
         for (int64_t q = 0; q < m; q++) {
           int64_t at = r * len + k + q;
           if (p->int_steps)
@@ -315,10 +324,11 @@ static void cp_rows(int64_t begin, int64_t end, void *arg) {
           else
             f[q] = p->start + (double)at * p->step;
         }
+        char *dk = d + (k - c0) * dstep;
         if (p->int_steps)
-          acl__nn_store_i64(d + k * dstep, dstep, m, dt, buf);
+          acl__nn_store_i64(dk, dstep, m, dt, buf);
         else
-          acl__nn_store_f64(d + k * dstep, dstep, m, dt, f);
+          acl__nn_store_f64(dk, dstep, m, dt, f);
       }
       break;
     }
@@ -333,12 +343,18 @@ static int cp_run(const acl__nn_job *base, char *const *ptr, struct acl__device 
     int64_t n = cp_numel(&p->dst);
     if (n == 0)
       continue;
-    int64_t len = p->dst.dims[p->dst.rank - 1];
-    cp_work w = {j, p, ptr, acl__nn_dtype_size(j->base.t[p->dst.t].dtype),
+    int tri = p->kind == ACL__NN_PIECE_TRIL || p->kind == ACL__NN_PIECE_TRIU;
+    int64_t len = p->dst.dims[p->dst.rank - 1], nch = tri || len < 2 * CP_RUN ? 1 : len / CP_RUN;
+    cp_work w = {j,
+                 p,
+                 ptr,
+                 acl__nn_dtype_size(j->base.t[p->dst.t].dtype),
                  p->kind == ACL__NN_PIECE_FILL || p->kind == ACL__NN_PIECE_ARANGE
                      ? 0
-                     : acl__nn_dtype_size(j->base.t[p->src.t].dtype)};
-    int rc = acl__nn_parallel(dev, n / len, len, cp_rows, &w);
+                     : acl__nn_dtype_size(j->base.t[p->src.t].dtype),
+                 nch,
+                 (len + nch - 1) / nch};
+    int rc = acl__nn_parallel(dev, n / len * nch, w.chunk, cp_rows, &w);
     if (rc != 0)
       return rc;
   }

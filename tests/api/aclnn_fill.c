@@ -272,3 +272,11 @@ TEST(arange_range) {
   nt_free(&o8);
   nt_down(st);
 }
+
+/* A long sequence is shared out over the executors in runs: element k is still start + k*step. */
+TEST(arange_large) {
+  aclrtStream st = nt_up();
+  range_case(st, 0, ACL_INT64, ACL_INT64, -7, 3 * 200003 - 7, 3, 200003);
+  range_case(st, 1, ACL_DOUBLE, ACL_DOUBLE, 0.5, 0.5 + 0.25 * 100000, 0.25, 100001);
+  nt_down(st);
+}

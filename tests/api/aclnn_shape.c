@@ -926,3 +926,37 @@ TEST(list_too_long) {
   nt_free(&o);
   nt_down(st);
 }
+
+/* Large pieces are shared out over the executors in runs of a row: every element still lands once. */
+TEST(large_pieces) {
+  aclrtStream st = nt_up();
+  const int64_t n = 300001, d1[1] = {n}, d2[2] = {3, n / 3 + 1}, sd[2] = {3, n / 3};
+  double *v = malloc((size_t)n * sizeof(double)), *w = malloc((size_t)(3 * d2[1]) * sizeof(double));
+  for (int64_t i = 0; i < n; i++)
+    v[i] = (double)(i % 1000) - 500;
+  nt_tensor x = nt_make(ACL_FLOAT, 1, d1, v), o = nt_make(ACL_INT32, 1, d1, NULL);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  NT_OK(aclnnCastGetWorkspaceSize(x.t, ACL_INT32, o.t, &ws, &ex));
+  nt_run(aclnnCast, ws, ex, st);
+  expect("large Cast", &o, v);
+  nt_free(&o);
+  /* ConstantPadNd of [3, 100000] to [3, 100001]: long rows, a fill then a copy */
+  nt_tensor s = nt_make(ACL_FLOAT, 2, sd, v), p = nt_make(ACL_FLOAT, 2, d2, NULL);
+  const int64_t pad[2] = {1, 0};
+  aclIntArray *a = aclCreateIntArray(pad, 2);
+  aclScalar *val = nt_scalar(ACL_FLOAT, 7);
+  NT_OK(aclnnConstantPadNdGetWorkspaceSize(s.t, a, val, p.t, &ws, &ex));
+  nt_run(aclnnConstantPadNd, ws, ex, st);
+  for (int64_t i = 0; i < 3 * d2[1]; i++)
+    w[i] = i % d2[1] == 0 ? 7 : v[(i / d2[1]) * sd[1] + i % d2[1] - 1];
+  expect("large ConstantPadNd", &p, w);
+  aclDestroyIntArray(a);
+  aclDestroyScalar(val);
+  nt_free(&s);
+  nt_free(&p);
+  nt_free(&x);
+  free(v);
+  free(w);
+  nt_down(st);
+}
