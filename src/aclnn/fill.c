@@ -174,12 +174,16 @@ static aclnnStatus fill_range(const char *api, const char *api2, const aclScalar
                      "start %g, end %g and step %g make no sequence: step must be finite, non-zero and have the sign "
                      "of end - start",
                      a, b, s);
+  double q = (b - a) / s;
+  if (q > 4e18)
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "start %g, end %g and step %g make %g values, more than a tensor holds", a, b, s, q);
   int64_t n;
-  if (all_int) {
-    int64_t d = v[1].i - v[0].i, st = v[2].i;
-    n = inclusive ? d / st + 1 : (d + st + (st > 0 ? -1 : 1)) / st;
+  if (all_int) { /* exact: the distance and the step as magnitudes */
+    uint64_t dist = v[2].i > 0 ? (uint64_t)v[1].i - (uint64_t)v[0].i : (uint64_t)v[0].i - (uint64_t)v[1].i;
+    uint64_t ustep = v[2].i > 0 ? (uint64_t)v[2].i : 0 - (uint64_t)v[2].i;
+    n = (int64_t)(dist / ustep + (inclusive ? 1 : dist % ustep != 0));
   } else {
-    double q = (b - a) / s;
     n = (int64_t)(inclusive ? floor(q) + 1 : ceil(q));
   }
   int64_t want[1] = {n};

@@ -12,6 +12,7 @@
  * operator's list, reference section 10 allows it); out keeps self's type
  * except for Cast and Cat, which convert.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "aclnn/nn.h"
@@ -297,9 +298,10 @@ aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor *self, const aclIntArray
   memset(&dst, 0, sizeof dst);
   for (int i = 0; i < (int)n; i++) {
     int j = i - ((int)n - rank);
-    if (v[i] < 0)
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "repeats[%d] is %lld; counts are >= 0", i, (long long)v[i]);
     int64_t sd = j >= 0 ? self->dims[j] : 1;
+    if (v[i] < 0 || (sd > 0 && v[i] > INT64_MAX / sd))
+      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+                       "repeats[%d] is %lld; counts are >= 0 (and the result's dims fit int64)", i, (long long)v[i]);
     want[i] = v[i] * sd;
     /* dim i of out is (repeat, size): src walks the repeat with stride 0 */
     src.dims[2 * i] = v[i];
@@ -354,7 +356,8 @@ static void sh_slice(acl__nn_view *v, int k, int64_t start, int64_t end, int64_t
   if (len > 0)
     v->off += start * v->st[k];
   v->dims[k] = len;
-  v->st[k] *= step;
+  if (len > 1) /* (then step < size: no overflow) */
+    v->st[k] *= step;
 }
 
 aclnnStatus aclnnSliceGetWorkspaceSize(const aclTensor *self, int64_t dim, int64_t start, int64_t end, int64_t step,
@@ -504,7 +507,7 @@ aclnnStatus aclnnStridedSliceGetWorkspaceSize(const aclTensor *self, const aclIn
     }
     if (len > 0)
       src.off += b * st;
-    if (sh_add(&src, len, st * s) != 0)
+    if (sh_add(&src, len, len > 1 ? st * s : st) != 0) /* (len > 1: |s| < size, no overflow) */
       goto too_many;
     idx++;
   }
@@ -560,6 +563,9 @@ aclnnStatus aclnnInplaceTriuGetWorkspaceSize(aclTensor *selfRef, int64_t diagona
   return sh_tri(__func__, "aclnnInplaceTriu", selfRef, diagonal, 1, NULL, ACL__NN_PIECE_TRIU, workspaceSize, executor);
 }
 
+/* The largest pad taken (a dim plus two of them stays within int64). */
+#define SH_PAD_MAX ((int64_t)1 << 60)
+
 /* ---- ConstantPadNd ------------------------------------------------------------------------------- */
 
 aclnnStatus aclnnConstantPadNdGetWorkspaceSize(const aclTensor *self, const aclIntArray *pad, const aclScalar *value,
@@ -588,6 +594,9 @@ aclnnStatus aclnnConstantPadNdGetWorkspaceSize(const aclTensor *self, const aclI
   for (int k = 0; k < rank; k++) {
     int q = rank - 1 - k; /* pairs count from the last dim */
     int64_t pb = 2 * q < (int)n ? v[2 * q] : 0, pe = 2 * q + 1 < (int)n ? v[2 * q + 1] : 0;
+    if (pb < -SH_PAD_MAX || pb > SH_PAD_MAX || pe < -SH_PAD_MAX || pe > SH_PAD_MAX)
+      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "pad (%lld, %lld) of dim %d is beyond +-2^60", (long long)pb,
+                       (long long)pe, k);
     want[k] = self->dims[k] + pb + pe;
     if (want[k] < 0)
       return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "pad (%lld, %lld) crops dim %d of size %lld below 0", (long long)pb,

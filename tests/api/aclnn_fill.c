@@ -262,6 +262,12 @@ TEST(arange_range) {
   NT_FAILS(aclnnArangeGetWorkspaceSize(z, ten, one, o8.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "ACL_INT8");
   NT_FAILS(aclnnArangeGetWorkspaceSize(z, NULL, one, o.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR, "end is NULL");
   NT_FAILS(aclnnArangeGetWorkspaceSize(z, ten, one, NULL, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR, "out is NULL");
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  aclScalar *smin = aclCreateScalar(&lo, ACL_INT64), *smax = aclCreateScalar(&hi, ACL_INT64);
+  NT_FAILS(aclnnArangeGetWorkspaceSize(smin, smax, one, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "more than a tensor holds");
+  aclDestroyScalar(smin);
+  aclDestroyScalar(smax);
   NT_OK(aclnnArangeGetWorkspaceSize(z, ten, one, o.t, &ws, &ex));
   nt_run(aclnnArange, ws, ex, st);
   aclDestroyScalar(z);

@@ -960,3 +960,28 @@ TEST(large_pieces) {
   free(w);
   nt_down(st);
 }
+
+/* Attributes so large that the result's dims would overflow int64 are refused, not wrapped. */
+TEST(huge_attributes) {
+  aclrtStream st = nt_up();
+  const int64_t d[2] = {2, 3}, reps[2] = {INT64_MAX / 2 + 1, 1}, pad[2] = {INT64_MAX, 0};
+  nt_tensor x = nt_make(ACL_FLOAT, 2, d, NULL), o = nt_make(ACL_FLOAT, 2, d, NULL);
+  aclIntArray *r = aclCreateIntArray(reps, 2), *p = aclCreateIntArray(pad, 2);
+  aclScalar *v = nt_scalar(ACL_FLOAT, 0);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  NT_FAILS(aclnnRepeatGetWorkspaceSize(x.t, r, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "fit int64");
+  NT_FAILS(aclnnConstantPadNdGetWorkspaceSize(x.t, p, v, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "beyond");
+  /* a step larger than the dim: one element */
+  const int64_t o1[2] = {2, 1};
+  nt_tensor o2 = nt_make(ACL_FLOAT, 2, o1, NULL);
+  NT_OK(aclnnSliceGetWorkspaceSize(x.t, 1, 0, 3, INT64_MAX, o2.t, &ws, &ex));
+  nt_run(aclnnSlice, ws, ex, st);
+  aclDestroyIntArray(r);
+  aclDestroyIntArray(p);
+  aclDestroyScalar(v);
+  nt_free(&x);
+  nt_free(&o);
+  nt_free(&o2);
+  nt_down(st);
+}
