@@ -364,6 +364,15 @@ aclnn_0_hello_cann)
   fi
   cat "$out"
   ;;
+aclnn_cat)
+  run "$bin/sample_$name"
+  # the two [2, 3] inputs one after the other along dim 0
+  for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
+    expect_line "^result\[$i\] is: $i.000000\$"
+  done
+  expect_line "aclnn_cat: done"
+  cat "$out"
+  ;;
 *)
   echo "run_sample.sh: unknown sample '$name'" >&2
   exit 2

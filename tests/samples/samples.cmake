@@ -143,3 +143,16 @@ foreach(s model_ri_0_simple_model model_ri_1_model_update model_ri_2_model_switc
     ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
     LABELS threads)
 endforeach()
+
+# The sample of the vendor's aclnnCat page: a tensor list joined along dim 0,
+# linked like 0_hello_cann.
+add_executable(sample_aclnn_cat ${CMAKE_CURRENT_LIST_DIR}/aclnn_cat.c)
+target_include_directories(sample_aclnn_cat PRIVATE ${PROJECT_SOURCE_DIR}/include)
+target_link_directories(sample_aclnn_cat PRIVATE $<TARGET_FILE_DIR:ascendcl>)
+target_link_libraries(sample_aclnn_cat PRIVATE acl_rt nnopbase opapi)
+set_target_properties(sample_aclnn_cat PROPERTIES BUILD_RPATH $<TARGET_FILE_DIR:ascendcl>)
+add_dependencies(sample_aclnn_cat ascendcl)
+add_test(NAME samples/aclnn_cat COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sample.sh aclnn_cat ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(samples/aclnn_cat PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
+  ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_aclnn_cat"
+  LABELS threads)
