@@ -20,10 +20,16 @@ static void put_one_line(const char *s) {
     fputc(*s == '\n' || *s == '\r' ? ' ' : *s, stderr);
 }
 
+/* "rank N: " under mpirun (tool_set_rank), so that the job's mixed stderr
+ * says who failed. */
+static char rank_prefix[32];
+
+void tool_set_rank(int rank) { snprintf(rank_prefix, sizeof(rank_prefix), "rank %d: ", rank); }
+
 static void vreport(const char *kind, const char *fmt, va_list ap) {
   char msg[2048];
   vsnprintf(msg, sizeof(msg), fmt, ap);
-  fprintf(stderr, "openacl: %s: ", kind);
+  fprintf(stderr, "openacl: %s%s: ", rank_prefix, kind);
   put_one_line(msg);
   fputc('\n', stderr);
 }
@@ -46,7 +52,7 @@ int tool_acl_error(const char *what, const char *api, aclError rc) {
   openaclErrorInfo info;
   const int known = openaclGetErrorInfo(rc, &info) == ACL_SUCCESS && info.name != NULL;
   const char *recent = aclGetRecentErrMsg();
-  fprintf(stderr, "openacl: error: ");
+  fprintf(stderr, "openacl: %serror: ", rank_prefix);
   put_one_line(what);
   fprintf(stderr, ": %s returned %s (%d): ", api, known ? info.name : "an unknown code", (int)rc);
   put_one_line(known ? info.meaning : "openacl's error table does not list this code");
@@ -75,7 +81,7 @@ int tool_usage_error(const char *cmd, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  fprintf(stderr, "openacl: error: ");
+  fprintf(stderr, "openacl: %serror: ", rank_prefix);
   put_one_line(msg);
   fprintf(stderr, " (see 'openacl %s --help')\n", cmd);
   return TOOL_USAGE;

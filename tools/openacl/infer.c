@@ -330,19 +330,24 @@ static int finish_execution(run_state *st, size_t e, size_t items) {
   return 0;
 }
 
-static int run_all(run_state *st, infer_times *t) {
+static int run_all(run_state *st, const infer_shard *sh, infer_times *t) {
   infer_job *j = st->j;
   const infer_opts *o = j->o;
   stats_samples e2e = {0}, compute = {0};
-  const int bar = !o->quiet && j->n_exec >= 10 && isatty(STDERR_FILENO);
+  size_t lo = 0, hi = 0;
+  infer_shard_range(sh, j->n_exec, &lo, &hi);
+  const int bar = !o->quiet && hi - lo >= 10 && isatty(STDERR_FILENO);
   int ret = 0, first = 1;
-  for (size_t e = 0; ret == 0 && e < j->n_exec; e++) {
+  const double t_start = stats_now_ms();
+  /* under mpirun, executions lo..hi-1 of the single run's 0..n_exec-1; each
+   * rank warms up on its first one */
+  for (size_t e = lo; ret == 0 && e < hi; e++) {
     size_t items = 1;
     ret = stage_inputs(st, e, &items);
     const double per_run = o->batchsize > 0 ? (double)o->batchsize : (double)items;
-    if (e == 0)
+    if (e == lo)
       t->batch = per_run;
-    long reps = o->loop + (e == 0 ? o->warmup : 0), grows = 0;
+    long reps = o->loop + (e == lo ? o->warmup : 0), grows = 0;
     for (long r = 0; ret == 0 && r < reps; r++) {
       double te = 0, tc = 0;
       const char *api = "";
@@ -359,13 +364,14 @@ static int run_all(run_state *st, infer_times *t) {
         break;
       }
       t->executions++;
+      t->items_run += per_run;
       if (o->debug)
         fprintf(stderr, "openacl: debug: execution %zu run %ld: %.3f ms end-to-end, %.3f ms compute\n", e, r, te, tc);
       if (first) {
         t->first_e2e = te;
         t->first_compute = tc;
         first = 0;
-      } else if (!(e == 0 && r <= o->warmup)) {
+      } else if (!(e == lo && r <= o->warmup)) {
         if (stats_add(&e2e, te, per_run) != 0 || stats_add(&compute, tc, per_run) != 0) {
           tool_error("out of memory recording latencies");
           ret = TOOL_FAIL;
@@ -374,9 +380,14 @@ static int run_all(run_state *st, infer_times *t) {
     }
     if (ret == 0)
       ret = finish_execution(st, e, items);
+    if (ret == 0) {
+      t->shard_execs++;
+      t->items += (double)items;
+    }
     if (bar)
-      progress(e + 1, j->n_exec);
+      progress(e - lo + 1, hi - lo);
   }
+  t->run_ms = stats_now_ms() - t_start;
   stats_summarise(&e2e, &t->e2e);
   stats_summarise(&compute, &t->compute);
   stats_free(&e2e);
@@ -391,13 +402,17 @@ int tool_cmd_infer(int argc, char **argv) {
   run_state st;
   infer_times t;
   infer_gears gears;
+  infer_shard shard;
   int loaded = 0;
   memset(&m, 0, sizeof(m));
   memset(&j, 0, sizeof(j));
   memset(&st, 0, sizeof(st));
   memset(&t, 0, sizeof(t));
   memset(&gears, 0, sizeof(gears));
-  int ret = infer_opts_parse(argc, argv, &o);
+  memset(&shard, 0, sizeof(shard));
+  int ret = infer_shard_detect(&shard);
+  if (ret == 0)
+    ret = infer_opts_parse(argc, argv, &o);
   if (ret != 0) {
     ret = ret < 0 ? TOOL_OK : ret;
     goto out;
@@ -409,7 +424,10 @@ int tool_cmd_infer(int argc, char **argv) {
   if (ret == 0)
     ret = infer_prof_begin(&o);
   if (ret == 0)
-    ret = tool_model_load(o.model, o.device, o.precision_mode, &m);
+    ret = infer_shard_begin(&shard, &o); /* before anything a rank may fail at: see infer_shard.c */
+  if (ret != 0)
+    goto out;
+  ret = tool_model_load(o.model, o.device, o.precision_mode, &m);
   if (ret != 0)
     goto out;
   loaded = 1;
@@ -434,13 +452,15 @@ int tool_cmd_infer(int argc, char **argv) {
     ret = infer_outputs_prepare(&j);
   if (ret == 0)
     ret = setup(&st);
+  ret = infer_shard_ready(&shard, ret);
   if (ret == 0)
-    ret = run_all(&st, &t);
-  if (ret == 0 && !o.quiet)
+    ret = run_all(&st, &shard, &t);
+  if (ret == 0 && !o.quiet && !infer_shard_reports(&shard))
     infer_summary_print(&j, &t);
-  if (ret == 0)
+  if (ret == 0 && !infer_shard_reports(&shard))
     ret = infer_summary_json(&j, &t);
 out:
+  ret = infer_shard_end(&shard, &j, &t, ret);
   if (st.ds_in != NULL)
     aclmdlDestroyDataset(st.ds_in);
   if (st.ds_out != NULL)

@@ -23,6 +23,7 @@ typedef struct infer_opts {
   const char *output_dirname; /* ais_bench: a folder inside --output */
   int outfmt;
   int32_t device;
+  int device_given;                        /* --device on the command line (infer_shard.c) */
   long loop, warmup, batchsize, dym_batch; /* batchsize, dym_batch: 0 = not given */
   const char *dym_shape;                   /* "name:1,3,224,224;name2:..." */
   const char *dym_hw;                      /* "224,224" */
@@ -104,11 +105,48 @@ typedef struct infer_times {
   stats_summary e2e, compute;
   size_t executions; /* aclmdlExecute calls, first and warm-up included */
   double batch;      /* items per execution */
+  size_t shard_execs; /* executions of distinct data this process ran (all of them unless sharded) */
+  double items;       /* items of distinct data in them */
+  double items_run;   /* items over every run, loop and warm-up included */
+  double run_ms;      /* wall time of the runs: staging, executions and output files */
 } infer_times;
 
 /* The summary on stdout, and as JSON in --summary-json.  0 or an exit code. */
 void infer_summary_print(const infer_job *j, const infer_times *t);
 int infer_summary_json(const infer_job *j, const infer_times *t);
+
+/* Under mpirun (infer_shard.c): this process's place in the job, from the
+ * launcher's environment, and the HCCL communicator the ranks talk through.
+ * size 0: not launched by mpirun, a plain run. */
+typedef struct infer_shard {
+  int rank, size, local_rank;
+  void *comm;     /* HcclComm */
+  void *ctx;      /* the device's default context (aclrtContext), for the exchanges */
+  int broken;     /* joining or exchanging failed: the others cannot be told */
+  int device_set; /* aclrtSetDevice made by _begin, reset by _end */
+  int exchange;   /* the ranks can exchange figures (libhccl, the communicator made) */
+  int begun;      /* infer_shard_begin called */
+  int readied;    /* infer_shard_ready done */
+  int stopped;    /* a rank failed before running: every rank stopped */
+} infer_shard;
+
+/* Reads the launcher's variables into s; 0 or an exit code (printed). */
+int infer_shard_detect(infer_shard *s);
+/* Chooses the device (local rank mod device count unless --device) and,
+ * with more than one rank, joins the others; 0 or an exit code (printed). */
+int infer_shard_begin(infer_shard *s, infer_opts *o);
+/* After setup: every rank's status to every rank.  Returns ret, or
+ * TOOL_FAIL when another rank failed (rank 0 says which). */
+int infer_shard_ready(infer_shard *s, int ret);
+/* The executions [lo, hi) of n_exec this rank runs. */
+void infer_shard_range(const infer_shard *s, size_t n_exec, size_t *lo, size_t *hi);
+/* 1 when _end prints the summary (the job's, on rank 0) instead of each
+ * rank printing its own. */
+int infer_shard_reports(const infer_shard *s);
+/* After the run (ret: this rank's result): the figures exchanged, the job's
+ * summary on rank 0 (and --summary-json), the communicator destroyed.
+ * Returns ret, or TOOL_FAIL when another rank failed. */
+int infer_shard_end(infer_shard *s, const infer_job *j, const infer_times *t, int ret);
 
 /* A model loaded with gears (OPENACL_DYNAMIC_BATCH / _HW / _DIMS, see
  * docs/models.md "Gears") has one more input, last: ACL_DYNAMIC_TENSOR_NAME.

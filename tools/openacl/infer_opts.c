@@ -60,7 +60,7 @@ static void help(const infer_opts *o) {
          "  --output DIR          write every output of every execution here (created if missing)\n"
          "  --output_dirname SUB  write into DIR/SUB instead (ais_bench)\n"
          "  --outfmt FMT          BIN, NPY or TXT (default BIN)\n"
-         "  --device N            device id (default 0)\n"
+         "  --device N            device id (default 0; under mpirun: the local rank modulo the device count)\n"
          "  --loop N              executions of each input (default 1)\n"
          "  --warmup N            unmeasured executions after the first one (default 0;\n"
          "                        ais_bench: --warmup_count)\n"
@@ -91,6 +91,8 @@ static void help(const infer_opts *o) {
     printf("\noptions of recipe '%s':\n%s", o->recipe->name, o->recipe->options);
   printf("\nAccepted for msame / ais_bench compatibility: --auto_set_dymdims_mode, --auto_set_dymshape_mode,\n"
          "--display_all_summary (always on). Not supported: --acl_json_path, --aipp.\n"
+         "Under mpirun (or another launcher that sets OMPI_COMM_WORLD_* or PMI_RANK / PMI_SIZE), each rank runs\n"
+         "its share of the executions and rank 0 prints one summary for the job.\n"
          "Exit status: 0 done, 1 a failure (file, model, API call), 2 a usage error. See docs/infer.md.\n");
 }
 
@@ -146,6 +148,7 @@ static int set_value(const opt_def *d, const char *opt, const char *val, infer_o
   case K_DEVICE:
     ret = parse_long(opt, val, 0, 1023, &v);
     o->device = (int32_t)v;
+    o->device_given = 1;
     break;
   case K_SEED: {
     char *end;

@@ -26,6 +26,8 @@ int tool_cmd_prof(int argc, char **argv);
 
 /* "openacl: error: <message>" on stderr, one line. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Under mpirun: every message after this says "openacl: rank N: error: ...". */
+void tool_set_rank(int rank);
 /* "openacl: warning: <message>" on stderr. */
 void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A failed API call: "openacl: error: <what>: <api> returned <NAME> (<code>): <meaning>" plus the
