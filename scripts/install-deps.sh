@@ -17,8 +17,9 @@ PACKAGES="$PACKAGES python3-torch python3-torchvision python3-onnx python3-numpy
 # The Python layer (python/, docs/python.md): headers to build the acl module
 # for Debian's python3, pytest for its tests.
 PACKAGES="$PACKAGES python3-dev python3-pytest"
-# libhccl.so (src/hccl/, docs/distributed.md): HCCL collectives on Open MPI, and mpirun for its tests.
-PACKAGES="$PACKAGES libopenmpi-dev openmpi-bin"
+# libhccl.so (src/hccl/, docs/distributed.md): HCCL collectives on Open MPI, and mpirun for its tests;
+# mpi4py for `python3 -m openacl.infer` under mpirun (docs/python.md).
+PACKAGES="$PACKAGES libopenmpi-dev openmpi-bin python3-mpi4py"
 if [ "${1:-}" = "--bench" ]; then
   # nodejs, npm: ONNX Runtime's CPU build comes in the npm package onnxruntime-node (below); a Node.js
   # from NodeSource brings its own npm and conflicts with Debian's, hence npm only when there is none

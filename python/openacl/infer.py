@@ -9,6 +9,14 @@ file into model input and each output into an answer.  ``classify`` is the
 default and the twin of ``openacl infer --recipe classify``: the same
 preprocessing numbers and the same report.
 
+Under ``mpirun -n N`` (Open MPI's OMPI_COMM_WORLD_* variables, or PMI_RANK
+and PMI_SIZE) each rank runs its share of the executions, contiguous in file
+order, on device local rank mod the visible devices unless --device_id is
+given, and writes its files' outputs as a single run would; rank 0 prints
+every answer in order, writes results.json and one summary for the job.
+The ranks talk through mpi4py (python3-mpi4py); a rank that fails prints its
+error and aborts the job (MPI_Abort), so no rank waits for it.
+
 Before ``acl.init`` the runner checks what it can: the device id against
 the devices the environment makes visible (OPENACL_DEVICE_COUNT,
 ASCEND_VISIBLE_DEVICES, ASCEND_RT_VISIBLE_DEVICES), the model file, the
@@ -45,8 +53,11 @@ class _Fail(Exception):
         self.code = code
 
 
+_RANK = ""  # "rank N: " under mpirun, so that the job's mixed stderr says who failed
+
+
 def _error(message: str) -> None:
-    print(f"openacl.infer: error: {message}", file=sys.stderr, flush=True)
+    print(f"openacl.infer: {_RANK}error: {message}", file=sys.stderr, flush=True)
 
 
 def _base_parser(add_help: bool) -> argparse.ArgumentParser:
@@ -62,8 +73,9 @@ def _base_parser(add_help: bool) -> argparse.ArgumentParser:
                    help="the ONNX model")
     p.add_argument("--input_path", "--input", dest="input_path", metavar="FILE_OR_DIR", required=add_help,
                    help="a file, or a folder whose files the recipe reads (taken in byte order of their names)")
-    p.add_argument("--device_id", "--device", dest="device_id", metavar="N", type=int, default=0,
-                   help="the device id (default 0), checked against the visible devices before acl.init")
+    p.add_argument("--device_id", "--device", dest="device_id", metavar="N", type=int, default=None,
+                   help="the device id (default 0; under mpirun the local rank modulo the visible devices), "
+                        "checked against the visible devices before acl.init")
     p.add_argument("--recipe", metavar="NAME|MODULE:CLASS", default="classify",
                    help="the recipe (default classify); MODULE:CLASS imports your own")
     p.add_argument("--recipe-module", "--recipe_module", dest="recipe_modules", metavar="MODULE", action="append",
@@ -139,10 +151,16 @@ def _as_list(item: Any) -> List[np.ndarray]:
 class _Runner:
     """One run of the recipe over the files; release() is the documented sequence."""
 
-    def __init__(self, args: argparse.Namespace, recipe: Any, files: List[str]) -> None:
+    def __init__(self, args: argparse.Namespace, recipe: Any, files: List[str],
+                 shard: Optional["_Shard"] = None) -> None:
         self.args, self.recipe, self.files = args, recipe, files
+        self.shard = shard
         self.session: Any = None
         self.answers: List[Any] = []
+        self.reports: List[str] = []  # under mpirun, ranks other than 0: printed by rank 0
+        self.latencies: List[float] = []  # ms per execution (recipe.infer)
+        self.done = 0  # files run
+        self.run_ms = 0.0
         self.executions = 0
 
     def open(self) -> None:
@@ -185,7 +203,11 @@ class _Runner:
         out_dir = self.args.output
         if out_dir:
             os.makedirs(out_dir, exist_ok=True)
-        for start in range(0, len(files), n_per):
+        starts = list(range(0, len(files), n_per))
+        if self.shard is not None:
+            starts = starts[self.shard.share(len(starts))]
+        t_run = time.perf_counter()
+        for start in starts:
             chunk = files[start:start + n_per]
             items = [ready.pop(start + j, None) or _as_list(self.recipe.preprocess(p)) for j, p in enumerate(chunk)]
             if any(len(it) != len(items[0]) for it in items):
@@ -201,18 +223,26 @@ class _Runner:
                     parts = parts + [parts[-1]] * (n_per - len(parts))
                 batch.append(np.stack(parts))
             items_in_batch = 0 if no_axis else len(batch[0])  # the batch axis of the outputs
+            t0 = time.perf_counter()
             outs = self.recipe.infer(self.session, batch)
+            self.latencies.append((time.perf_counter() - t0) * 1000)
             self.executions += 1
             for j, path in enumerate(chunk):
                 # each output's item j, where the output has the batch axis
                 mine = [o[j] if items_in_batch and isinstance(o, np.ndarray) and o.ndim and
                         o.shape[0] == items_in_batch else o for o in outs]
                 answer = self.recipe.postprocess(path, mine)
-                print(self.recipe.report(path, answer), flush=True)
+                report = self.recipe.report(path, answer)
+                if self.shard is None or self.shard.rank == 0:
+                    print(report, flush=True)
+                else:
+                    self.reports.append(report)
                 self.answers.append(answer)
+                self.done += 1
                 if out_dir:
                     self._write(out_dir, path, answer, mine)
-        if out_dir:
+        self.run_ms = (time.perf_counter() - t_run) * 1000
+        if out_dir and self.shard is None:
             with open(os.path.join(out_dir, "results.json"), "w") as f:
                 json.dump(self.answers, f, indent=1, default=recipes._json_default)
                 f.write("\n")
@@ -233,6 +263,99 @@ class _Runner:
         finally:
             if self.session is not None:
                 self.session.close()
+
+
+class _Shard:
+    """This process's place in an mpirun job, and the job's communicator (mpi4py)."""
+
+    def __init__(self, rank: int, size: int, local_rank: int, local_size: int) -> None:
+        self.rank, self.size, self.local_rank, self.local_size = rank, size, local_rank, local_size
+        self.comm: Any = None
+
+    @staticmethod
+    def detect() -> Optional["_Shard"]:
+        """From the launcher's variables; None for a plain run (or a job of one rank)."""
+        def first(*names: str) -> Optional[str]:
+            for n in names:
+                v = os.environ.get(n)
+                if v:
+                    return v
+            return None
+        rank, size = first("OMPI_COMM_WORLD_RANK", "PMI_RANK"), first("OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
+        if rank is None or size is None:
+            return None
+        try:
+            r, n = int(rank), int(size)
+            local = int(first("OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID") or r)
+            local_n = int(first("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS") or n)
+        except ValueError:
+            raise _Fail(f"the launcher's rank or size is not a number: rank {rank!r}, size {size!r}") from None
+        return _Shard(r, n, local, local_n) if n > 1 else None
+
+    def share(self, n: int) -> slice:
+        """The executions of n this rank runs: contiguous, in order (as ``openacl infer`` splits them)."""
+        return slice(n * self.rank // self.size, n * (self.rank + 1) // self.size)
+
+    def share_cores(self) -> None:
+        """Unless OPENACL_EXECUTOR_THREADS is set: the cores this rank is bound to, or its share of the
+        node's (every rank taking every core oversubscribes them, and OpenMP teams spin)."""
+        if os.environ.get("OPENACL_EXECUTOR_THREADS"):
+            return
+        online = os.cpu_count() or 1
+        try:
+            mine = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            mine = online
+        threads = mine if mine < online else online // max(self.local_size, 1)
+        os.environ["OPENACL_EXECUTOR_THREADS"] = str(min(max(threads, 1), 256))
+
+    def join(self) -> None:
+        try:
+            from mpi4py import MPI  # MPI_Init: collective over the job
+        except ImportError as exc:
+            raise _Fail(f"rank {self.rank} of {self.size}: running under mpirun needs mpi4py "
+                        f"(Debian: python3-mpi4py): {exc}") from None
+        self.comm = MPI.COMM_WORLD
+
+    def abort(self, code: int) -> None:
+        """Ends the whole job: this rank's error is printed already."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if self.comm is not None:
+            self.comm.Abort(code or EXIT_FAIL)
+
+    def finish(self, runner: "_Runner", files: List[str], wall_ms: float, quiet: bool) -> None:
+        """Rank 0: the other ranks' answers in order, results.json and the job's summary."""
+        mine = {"device": runner.args.device_id, "files": runner.done, "executions": runner.executions,
+                "run_ms": runner.run_ms, "latencies": runner.latencies,
+                "reports": runner.reports, "answers": runner.answers}
+        every = self.comm.gather(mine, root=0)
+        if self.rank != 0:
+            return
+        for r in every[1:]:
+            for line in r["reports"]:
+                print(line, flush=True)
+        out_dir = runner.args.output
+        if out_dir:
+            answers = [a for r in every for a in r["answers"]]
+            with open(os.path.join(out_dir, "results.json"), "w") as f:
+                json.dump(answers, f, indent=1, default=recipes._json_default)
+                f.write("\n")
+        if quiet:
+            return
+        done = sum(r["files"] for r in every)
+        execs = sum(r["executions"] for r in every)
+        slowest = max(r["run_ms"] for r in every)
+        rate = done * 1000 / slowest if slowest > 0 else 0.0
+        print(f"openacl.infer: {done} file{'s' if done != 1 else ''} in {execs} execution{'s' if execs != 1 else ''} "
+              f"on {self.size} ranks, {wall_ms:.1f} ms; {rate:.1f} files/s (the slowest rank ran "
+              f"{slowest:.1f} ms)", file=sys.stderr)
+        for k, r in enumerate(every):
+            lat = sorted(r["latencies"])
+            spread = (f"p50 {float(np.median(lat)):.3f} ms, min {lat[0]:.3f} ms, max {lat[-1]:.3f} ms"
+                      if lat else "no executions")
+            print(f"openacl.infer:   rank {k}: device {r['device']}, {r['files']} files in {r['executions']} "
+                  f"executions ({len(lat)} timed), {spread}, {r['run_ms']:.1f} ms", file=sys.stderr)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -258,6 +381,33 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         log.addHandler(handler)
         log.setLevel(logging.DEBUG)
 
+    try:
+        shard = _Shard.detect()
+    except _Fail as f:
+        _error(str(f))
+        return f.code
+    if shard is None:
+        return _main(args, cls, None)
+    global _RANK
+    _RANK = f"rank {shard.rank}: "
+    shard.share_cores()
+    if args.device_id is None:
+        count, _ = _runtime.visible_devices()
+        args.device_id = shard.local_rank % count if count > 0 else 0
+    try:
+        shard.join()
+    except _Fail as f:
+        _error(str(f))
+        return f.code
+    code = _main(args, cls, shard)
+    if code != EXIT_OK:
+        shard.abort(code)
+    return code
+
+
+def _main(args: argparse.Namespace, cls: type, shard: Optional[_Shard]) -> int:
+    if args.device_id is None:
+        args.device_id = 0
     # Everything that can be refused without ACL is refused before acl.init.
     problem = _runtime.device_problem(args.device_id)
     if problem:
@@ -279,7 +429,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         recipe.close()
         return f.code
 
-    runner = _Runner(args, recipe, files)
+    runner = _Runner(args, recipe, files, shard)
     state = {"interrupted": False, "cleaning": False}
 
     def on_sigint(signum: int, frame: Any) -> None:
@@ -324,7 +474,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     finally:
         if in_main_thread:
             signal.signal(signal.SIGINT, previous)
-    if code == EXIT_OK and not args.quiet:
+    if code == EXIT_OK and shard is not None:
+        shard.finish(runner, files, (time.perf_counter() - t0) * 1000, args.quiet)
+    elif code == EXIT_OK and not args.quiet:
         ms = (time.perf_counter() - t0) * 1000
         print(f"openacl.infer: {len(files)} file{'s' if len(files) != 1 else ''} in {runner.executions} "
               f"execution{'s' if runner.executions != 1 else ''} on device {args.device_id}, {ms:.1f} ms",
