@@ -313,9 +313,12 @@ class _Shard:
         try:
             from mpi4py import MPI  # MPI_Init: collective over the job
         except ImportError as exc:
-            raise _Fail(f"rank {self.rank} of {self.size}: running under mpirun needs mpi4py "
-                        f"(Debian: python3-mpi4py): {exc}") from None
+            raise _Fail(f"running under mpirun ({self.size} ranks) needs mpi4py (Debian: python3-mpi4py): "
+                        f"{exc}") from None
         self.comm = MPI.COMM_WORLD
+        if self.comm.Get_size() != self.size:
+            raise _Fail(f"the launcher says {self.size} ranks but mpi4py's MPI sees {self.comm.Get_size()}: "
+                        "launch with the mpirun of the MPI that mpi4py was built with")
 
     def abort(self, code: int) -> None:
         """Ends the whole job: this rank's error is printed already."""

@@ -21,8 +21,10 @@
  * mpirun ends the job.  HCCL_CONNECT_TIMEOUT and HCCL_EXEC_TIMEOUT bound
  * the waits for a rank that stalls.
  *
- * Built without libhccl (OPENACL_HCCL off), the inputs are still split but
- * there is nothing to exchange: every rank prints its own summary.
+ * Built without libhccl (OPENACL_HCCL off), or launched by a launcher other
+ * than Open MPI's (only PMI_RANK / PMI_SIZE set: libhccl, built on Open MPI,
+ * cannot join such a job), the inputs are still split but there is nothing
+ * to exchange: every rank prints its own summary.
  */
 #include <errno.h>
 #include <sched.h>
@@ -263,7 +265,9 @@ int infer_shard_begin(infer_shard *s, infer_opts *o) {
     }
     o->device = (int32_t)((uint32_t)s->local_rank % count);
   }
-  if (s->size == 1)
+  /* libhccl joins Open MPI's jobs only: under another launcher (MPICH's
+   * hydra, srun) the ranks split the inputs and report alone */
+  if (s->size == 1 || getenv("OMPI_COMM_WORLD_SIZE") == NULL)
     return 0;
   aclError rc = aclrtSetDevice(o->device);
   if (rc != ACL_SUCCESS) {
