@@ -160,6 +160,7 @@ static int acl__nn_slot_of(aclOpExecutor *ex, const aclTensor **keys, const aclT
   keys[s] = t;
   ex->slot[s].addr = t->data;
   ex->slot[s].name = name;
+  acl__nn_dump_view(ex, s, t);
   return s;
 }
 

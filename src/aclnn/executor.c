@@ -51,6 +51,7 @@ aclOpExecutor *acl__nn_exec_new(const char *api2) {
 static void acl__nn_exec_free(aclOpExecutor *ex) {
   acl__handle_unregister(ex);
   acl__nn_job_unref(ex->job);
+  free(ex->views);
   free(ex);
 }
 
@@ -244,6 +245,7 @@ typedef struct acl__nn_task {
   acl__device *dev;
   int via_temp; /* compute into a temporary, then copy it to the output */
   char *temp;   /* the workspace for it, or NULL: allocated when run */
+  acl__nn_dump *dump; /* operator dump (dump.c), or NULL */
 } acl__nn_task;
 
 typedef struct acl__nn_par {
@@ -271,7 +273,23 @@ static int acl__nn_exec_plan(acl__device *dev, const acl__nn_plan *p) {
   return acl__device_parallel_for(dev, (uint32_t)((p->numel + per - 1) / per), acl__nn_block, &w);
 }
 
+static int acl__nn_task_compute(acl__task *t);
+
 static int acl__nn_task_run(acl__task *t) {
+  acl__nn_task *k = acl__task_payload(t);
+  acl__nn_dump_before(k->dump);
+  int rc = acl__nn_task_compute(t);
+  acl__nn_dump_after(k->dump, t->seq, rc);
+  return rc;
+}
+
+static void acl__nn_task_release(acl__task *t) {
+  acl__nn_task *k = acl__task_payload(t);
+  acl__nn_dump_free(k->dump);
+  free(t);
+}
+
+static int acl__nn_task_compute(acl__task *t) {
   acl__nn_task *k = acl__task_payload(t);
   if (!k->via_temp)
     return acl__nn_exec_plan(k->dev, &k->plan);
@@ -306,10 +324,8 @@ static int acl__nn_task_run(acl__task *t) {
 
 /* ---- phase 2 ------------------------------------------------------------------------------ */
 
-/* [addr+lo, addr+hi) lies in one allocation device code on `dev` reaches,
- * and addr+off is aligned to the element size. */
-static int acl__nn_check_memory(const char *api, const char *name, const void *addr, int64_t lo, int64_t hi,
-                                int64_t off, size_t esize, acl__device *dev) {
+int acl__nn_check_memory(const char *api, const char *name, const void *addr, int64_t lo, int64_t hi, int64_t off,
+                         size_t esize, acl__device *dev) {
   if (addr == NULL)
     return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "%s has no data address (NULL). Remedy: create it over memory from aclrtMalloc, or set one with "
@@ -403,6 +419,8 @@ static aclnnStatus acl__nn_run_body(const char *api, void *workspace, uint64_t w
       k->temp = acl__mem_dev_ptr(workspace);
     }
   }
+  if ((k->dump = acl__nn_dump_attach(ex, api, s)) != NULL)
+    t->release = acl__nn_task_release;
   if (acl__stream_submit(s, t) != 0)
     return acl__fail(api, ACLNN_ERR_RUNTIME_ERROR, __FILE__, __LINE__,
                      "stream %d does not take tasks (it is being destroyed, or host memory ran out)", s->id);
@@ -422,6 +440,7 @@ typedef struct acl__nn_jtask {
   char *ptr[ACL__NN_MAX_SLOTS];       /* element 0 of each tensor */
   uint32_t copy_in;                   /* inputs that share memory with an output: read from a copy (one bit
                                          each: ACL__NN_MAX_SLOTS <= 32) */
+  acl__nn_dump *dump;                 /* operator dump (dump.c), or NULL */
 } acl__nn_jtask;
 
 static int acl__nn_jtask_run(acl__task *t) {
@@ -443,8 +462,10 @@ static int acl__nn_jtask_run(acl__task *t) {
     memcpy(copy[i], first, (size_t)(r->hi - r->lo));
     ptr[i] = copy[i] + (k->ptr[i] - first);
   }
+  acl__nn_dump_before(k->dump);
   if (rc == 0)
     rc = j->run(j, ptr, k->dev);
+  acl__nn_dump_after(k->dump, t->seq, rc);
   for (int i = 0; i < j->nt; i++)
     free(copy[i]);
   return rc;
@@ -453,6 +474,7 @@ static int acl__nn_jtask_run(acl__task *t) {
 static void acl__nn_jtask_release(acl__task *t) {
   acl__nn_jtask *k = acl__task_payload(t);
   acl__nn_job_unref(k->job);
+  acl__nn_dump_free(k->dump);
   free(t);
 }
 
@@ -493,6 +515,7 @@ aclnnStatus acl__nn_job_submit(const char *api, aclOpExecutor *ex, acl__stream *
   }
   __atomic_add_fetch(&ex->job->refs, 1, __ATOMIC_RELAXED);
   k->job = ex->job;
+  k->dump = acl__nn_dump_attach(ex, api, s);
   t->release = acl__nn_jtask_release;
   t->ri_type = ACL_MODEL_RI_TASK_KERNEL;
   t->ri_ok = 1; /* holds its job and addresses, keeps nothing between runs: a capture may record it (graph.c) */
@@ -515,8 +538,8 @@ aclnnStatus acl__nn_run(const char *api, void *workspace, uint64_t workspaceSize
 
 /* ---- dump, init ------------------------------------------------------------------------- */
 
-/* Operator dump (acl.json dump_op_switch) writes nothing in openacl
- * (docs/dump.md): the arguments are checked and the call succeeds. */
+/* Dumps the tensors (inputs first) in stream order when a dump
+ * configuration with a dump_path is active (dump.c); nothing otherwise. */
 aclnnStatus aclDumpOpTensors(const char *opType, const char *opName, aclTensor **tensors, size_t inputTensorNum,
                              size_t outputTensorNum, aclrtStream stream) {
   int rc = 0;
@@ -531,7 +554,11 @@ aclnnStatus aclDumpOpTensors(const char *opType, const char *opName, aclTensor *
     if (acl__nn_tensor_arg(__func__, i < inputTensorNum ? "an input tensor" : "an output tensor", tensors[i], &rc) ==
         NULL)
       return rc;
-  return ACLNN_SUCCESS;
+  acl__stream *s = acl__stream_resolve(__func__, stream, &rc);
+  if (s == NULL)
+    return ACL__FAIL(ACLNN_ERR_RUNTIME_ERROR, "the dump cannot be queued: the stream is not usable (the previous "
+                     "message says why)");
+  return acl__nn_dump_tensors(__func__, opType, opName, tensors, inputTensorNum, outputTensorNum, s);
 }
 
 static _Atomic int acl__nn_debug_kernel;

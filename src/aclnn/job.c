@@ -56,6 +56,7 @@ int acl__nn_job_tensor(aclOpExecutor *ex, const aclTensor *t, const char *name, 
     ex->slot[s].key = t;
     ex->slot[s].addr = t->data;
     ex->slot[s].name = name;
+    acl__nn_dump_view(ex, s, t);
   }
   if (is_out)
     ex->out_slot[ex->n_out++] = s;

@@ -233,6 +233,16 @@ typedef struct acl__nn_slot {
 
 typedef struct acl__nn_job acl__nn_job;
 
+/* A tensor's view as phase 1 saw it, for dumps (dump.c). */
+typedef struct acl__nn_dview {
+  int set;
+  aclDataType dtype;
+  int rank;
+  int64_t dims[ACL__NN_MAX_RANK];
+  int64_t st[ACL__NN_MAX_RANK];     /* elements */
+  int64_t off;                      /* elements from the slot's address to element 0 */
+} acl__nn_dview;
+
 struct aclOpExecutor {
   const char *api2;                 /* the phase-2 function that runs it: "aclnnAdd" */
   int repeatable;
@@ -244,6 +254,7 @@ struct aclOpExecutor {
   int in_slot[ACL__NN_MAX_SLOTS], out_slot[ACL__NN_MAX_SLOTS];
   acl__nn_plan plan;                /* element-wise operators */
   acl__nn_job *job;                 /* the others (job.c): NULL for element-wise ones */
+  acl__nn_dview *views;             /* per slot, recorded while a dump configuration is active (dump.c), or NULL */
   /* a tensor-list parameter, for aclSetDynamic*TensorAddr: an input (Index's and IndexPutImpl's indices, Cat's
    * and Stack's tensors) or an output (the Splits' out) */
   int has_list;
@@ -502,5 +513,28 @@ int acl__nn_cp_args(const char *api, const char *api2, int n, const aclTensor *c
 /* 0 when t has the `rank` dims `want`, else 161002 recorded. */
 int acl__nn_check_shape(const char *api, const char *api2, const char *name, const aclTensor *t,
                         const int64_t *want, int rank);
+
+/* Phase 2's check of an address (executor.c): [addr+lo, addr+hi) lies in one
+ * allocation device code on `dev` reaches, and addr+off is aligned to the
+ * element size; else the code, recorded for api naming `name`. */
+struct acl__device;
+int acl__nn_check_memory(const char *api, const char *name, const void *addr, int64_t lo, int64_t hi, int64_t off,
+                         size_t esize, struct acl__device *dev);
+
+/* ---- dump (dump.c) --------------------------------------------------------------------------- */
+
+struct acl__stream;
+typedef struct acl__nn_dump acl__nn_dump;
+/* Phase 1: records tensor t's view for slot `slot` when a dump configuration is active. */
+void acl__nn_dump_view(aclOpExecutor *ex, int slot, const aclTensor *t);
+/* Phase 2: the task's dump when the active configuration dumps operators, else NULL. */
+acl__nn_dump *acl__nn_dump_attach(const aclOpExecutor *ex, const char *api, const struct acl__stream *s);
+/* Around the task's run (NULL: nothing): inputs before, outputs and the file after (task_id: its sequence). */
+void acl__nn_dump_before(acl__nn_dump *d);
+void acl__nn_dump_after(acl__nn_dump *d, uint64_t task_id, int rc);
+void acl__nn_dump_free(acl__nn_dump *d);
+/* aclDumpOpTensors' body: queues the dump of the tensors on s (nothing when dump is off). */
+aclnnStatus acl__nn_dump_tensors(const char *api, const char *op_type, const char *op_name, aclTensor **tensors,
+                                 size_t n_in, size_t n_out, struct acl__stream *s);
 
 #endif

@@ -167,9 +167,6 @@ void acl__dump_config_from_init(const struct acl__config *cfg) {
   if (c == NULL)
     return;
   acl__dump_exception_hook_install();
-  if (c->op)
-    ACL__LOGW(ACL__MOD_ASCENDCL, "dump: dump_op_switch \"on\" has no effect: openacl runs no single-operator "
-                                 "API (aclopExecute*/aclnn); model layers are dumped through dump_list (docs/dump.md)");
   log_on("acl.json", c);
   pthread_mutex_lock(&cfg_lock);
   set_active_locked(c);

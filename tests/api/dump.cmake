@@ -15,3 +15,10 @@ target_sources(api_dump_kernel PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CU
 target_include_directories(api_dump_kernel PRIVATE ${OPENACL_GEN_DIR})
 target_compile_definitions(api_dump_kernel PRIVATE OPENACL_TEST_EXT_KERNELS="$<TARGET_FILE:openacl_test_ext_kernels>")
 add_dependencies(api_dump_kernel openacl_objects openacl_test_ext_kernels)
+
+# Dump of aclnn operators: dump_op_switch and aclDumpOpTensors.
+openacl_test(api_dump_aclnn GROUP api/dump_aclnn SOURCES ${CMAKE_CURRENT_LIST_DIR}/dump_aclnn.c
+  LIBS PkgConfig::PROTOBUFC LABELS threads)
+target_sources(api_dump_aclnn PRIVATE ${OPENACL_GEN_DIR}/onnx.pb-c.c ${CMAKE_CURRENT_LIST_DIR}/dump_util.c)
+target_include_directories(api_dump_aclnn PRIVATE ${OPENACL_GEN_DIR})
+add_dependencies(api_dump_aclnn openacl_objects)

@@ -3,18 +3,17 @@
  * example/5_performance/adump/1_adump_callback: while a dump callback is
  * registered, the dump files of an execution arrive in chunks instead of on
  * the disk.  The callback checks len == sizeof(acldumpChunk) + bufLen (else
- * returns -1), logs each chunk and keeps a per-file summary.  The vendor's
- * sample dumps an aclnnAdd; openacl has no aclnn operators yet (issue 14),
- * so this one runs chain.onnx (sample_model.h), dumped through the
- * dump_list of ./acl.json.  run_sample.sh checks the lines and that no
- * file was written.
+ * returns -1), logs each chunk and keeps a per-file summary.  The work is
+ * an aclnnAdd of two 4x2 tensors, dumped because ./acl.json turns
+ * dump_op_switch on, as in the vendor's sample.  run_sample.sh checks the
+ * lines and that no file was written.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "acl/acl.h"
 #include "acl/acl_dump.h"
-#include "sample_model.h"
+#include "model_ri_common.h"
 
 #define MAX_FILES 16
 
@@ -71,11 +70,25 @@ int main(void) {
   else
     printf("[INFO] dump path: %s\n", dumpPath);
 
-  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {0};
-  uint32_t modelId = 0;
-  if (sample_run_chain("./chain.onnx", x, y, &modelId) != 0)
+  aclrtStream stream = NULL;
+  CHECK_RET(aclrtCreateStream(&stream) == ACL_SUCCESS, "aclrtCreateStream");
+  const float self[8] = {0, 1, 2, 3, 4, 5, 6, 7}, other[8] = {1, 1, 1, 2, 2, 2, 4, 4};
+  void *selfDev = NULL, *otherDev = NULL, *outDev = NULL;
+  aclTensor *tSelf = NULL, *tOther = NULL, *tOut = NULL;
+  if (CreateTensor(self, 8, &selfDev, &tSelf) != 0 || CreateTensor(other, 8, &otherDev, &tOther) != 0 ||
+      CreateTensor(NULL, 8, &outDev, &tOut) != 0 || RunAdd(tSelf, tOther, 1.0f, tOut, stream) != 0)
+    return 1;
+  CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+  if (PrintDevice("[INFO] add result", outDev, 8) != 0)
     return 1;
   acldumpUnregCallback();
+  aclDestroyTensor(tSelf);
+  aclDestroyTensor(tOther);
+  aclDestroyTensor(tOut);
+  aclrtFree(selfDev);
+  aclrtFree(otherDev);
+  aclrtFree(outDev);
+  aclrtDestroyStream(stream);
 
   for (int f = 0; f < nFiles; f++)
     printf("[INFO] summary: %s chunks %u bytes %llu last %d\n", files[f].name, files[f].chunks, files[f].bytes,

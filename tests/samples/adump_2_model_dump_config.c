@@ -2,17 +2,15 @@
  * adump_2_model_dump_config.c - in the style of the vendor's
  * example/5_performance/adump/2_model_dump_config: turn dump on at run
  * time (aclmdlInitDump, aclmdlSetDump("./acl.json"), aclmdlFinalizeDump),
- * print the directory acldumpGetPath(DATA_DUMP) names, run the work.  The
- * vendor's sample runs an aclnnAdd; openacl has no aclnn operators yet
- * (issue 14), so this one runs chain.onnx (sample_model.h), loaded after
- * aclmdlSetDump so the configuration applies.  run_sample.sh checks the
- * printed path and the dump files under it.
+ * print the directory acldumpGetPath(DATA_DUMP) names, run the work: an
+ * aclnnAdd, dumped because the file turns dump_op_switch on.  run_sample.sh
+ * checks the printed path and the dump file under it.
  */
 #include <stdio.h>
 
 #include "acl/acl.h"
 #include "acl/acl_dump.h"
-#include "sample_model.h"
+#include "model_ri_common.h"
 
 #define CHECK_ERROR(call)                                                                                              \
   do {                                                                                                                 \
@@ -34,11 +32,24 @@ int main(void) {
   else
     printf("[INFO] dump path: %s\n", dumpPath);
 
-  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {0};
-  uint32_t modelId = 0;
-  if (sample_run_chain("./chain.onnx", x, y, &modelId) != 0)
+  aclrtStream stream = NULL;
+  CHECK_ERROR(aclrtCreateStream(&stream));
+  const float self[8] = {0, 1, 2, 3, 4, 5, 6, 7}, other[8] = {1, 1, 1, 2, 2, 2, 4, 4};
+  void *selfDev = NULL, *otherDev = NULL, *outDev = NULL;
+  aclTensor *tSelf = NULL, *tOther = NULL, *tOut = NULL;
+  if (CreateTensor(self, 8, &selfDev, &tSelf) != 0 || CreateTensor(other, 8, &otherDev, &tOther) != 0 ||
+      CreateTensor(NULL, 8, &outDev, &tOut) != 0 || RunAdd(tSelf, tOther, 1.0f, tOut, stream) != 0)
     return 1;
-  printf("[INFO] model %u executed: y[0] = %g\n", modelId, (double)y[0]);
+  CHECK_ERROR(aclrtSynchronizeStream(stream));
+  if (PrintDevice("[INFO] add result", outDev, 8) != 0)
+    return 1;
+  aclDestroyTensor(tSelf);
+  aclDestroyTensor(tOther);
+  aclDestroyTensor(tOut);
+  aclrtFree(selfDev);
+  aclrtFree(otherDev);
+  aclrtFree(outDev);
+  CHECK_ERROR(aclrtDestroyStream(stream));
   CHECK_ERROR(aclmdlFinalizeDump());
   CHECK_ERROR(aclrtResetDevice(0));
   CHECK_ERROR(aclFinalize());

@@ -2,11 +2,9 @@
  * adump_3_save_exception_info.c - in the style of the vendor's
  * example/5_performance/adump/3_save_exception_info: with exception dump on
  * (acl.json dump_scene aic_err_brief_dump), print the exception-info
- * directory and save three device tensors of the work with a user tag.
- * The vendor's sample saves the inputs and output of an aclnnAdd; openacl
- * has no aclnn operators yet (issue 14), so this one adds on the host,
- * copies the three fp32 [4,2] tensors to the device and runs chain.onnx
- * (sample_model.h) as "the work".  Failures only warn, as in the vendor's.
+ * directory and save three device tensors of the work with a user tag:
+ * the inputs and output of an aclnnAdd of two fp32 [4,2] tensors, as in the
+ * vendor's sample.  Failures only warn, as in the vendor's.
  * run_sample.sh checks the path and the
  * extra-info/data-dump/0/save_exception_info.custom.<stamp> file.
  */
@@ -15,7 +13,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_dump.h"
-#include "sample_model.h"
+#include "model_ri_common.h"
 
 #define N 8
 
@@ -50,23 +48,15 @@ int main(void) {
   else
     printf("[INFO] exception info path: %s\n", path);
 
-  float self[N] = {0, 1, 2, 3, 4, 5, 6, 7}, other[N] = {1, 1, 1, 2, 2, 2, 3, 3}, out[N];
-  for (int i = 0; i < N; i++)
-    out[i] = self[i] + 1.2f * other[i];
+  aclrtStream stream = NULL;
+  CHECK_RET(aclrtCreateStream(&stream) == ACL_SUCCESS, "aclrtCreateStream");
+  const float self[N] = {0, 1, 2, 3, 4, 5, 6, 7}, other[N] = {1, 1, 1, 2, 2, 2, 3, 3};
   void *dev[3] = {NULL, NULL, NULL};
-  const float *host[3] = {self, other, out};
-  for (int i = 0; i < 3; i++) {
-    if (aclrtMalloc(&dev[i], sizeof(self), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
-        aclrtMemcpy(dev[i], sizeof(self), host[i], sizeof(self), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
-      printf("[ERROR] device buffer %d: %s\n", i, aclGetRecentErrMsg());
-      return 1;
-    }
-  }
-  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {0};
-  uint32_t modelId = 0;
-  if (sample_run_chain("./chain.onnx", x, y, &modelId) != 0)
+  aclTensor *t[3] = {NULL, NULL, NULL};
+  if (CreateTensor(self, N, &dev[0], &t[0]) != 0 || CreateTensor(other, N, &dev[1], &t[1]) != 0 ||
+      CreateTensor(NULL, N, &dev[2], &t[2]) != 0 || RunAdd(t[0], t[1], 1.2f, t[2], stream) != 0)
     return 1;
-
+  CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
   acldumpTensorInfo tensors[3];
   fill_tensor(&tensors[0], ACL_DUMP_TENSOR_INPUT, dev[0]);
   fill_tensor(&tensors[1], ACL_DUMP_TENSOR_INPUT, dev[1]);
@@ -78,8 +68,11 @@ int main(void) {
   else
     printf("[INFO] exception info saved\n");
 
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 3; i++) {
+    aclDestroyTensor(t[i]);
     aclrtFree(dev[i]);
+  }
+  aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();
   return ret == ACL_SUCCESS ? 0 : 1;

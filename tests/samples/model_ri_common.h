@@ -1,6 +1,6 @@
 /*
- * model_ri_common.h - what the task-graph samples (model_ri_*, label_*)
- * share, as the vendor's samples share their common utilities: a result
+ * model_ri_common.h - what the task-graph and dump samples (model_ri_*,
+ * label_*, adump_*) share, as the vendor's samples share their common utilities: a result
  * check that prints the runtime's message, 1-D float tensors over device
  * memory, and the two-phase aclnnAdd / aclnnMul calls they put on a stream.
  */

@@ -2,8 +2,7 @@
 # like the vendor's example/5_performance samples (profiling/0-3, adump/1-3),
 # each a plain main() on the public API, run by run_sample.sh in a fresh
 # directory, which checks what the vendor's sample prints and the files it
-# produces (reference prof-dump.md §6, ipc-vmm-graphs-tdt §5.7).  Where the
-# profiling samples call aclnnAdd they run a kernel or a small model instead.
+# produces (reference prof-dump.md §6, ipc-vmm-graphs-tdt §5.7).
 set(openacl_samples prof_0_create_config prof_1_msproftx prof_2_subscribe_model
     adump_1_callback adump_2_model_dump_config adump_3_save_exception_info label_0_simple_label)
 foreach(s ${openacl_samples})
@@ -14,21 +13,6 @@ foreach(s ${openacl_samples})
   set_tests_properties(samples/${s} PROPERTIES TIMEOUT ${OPENACL_TEST_TIMEOUT}
     ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${PROJECT_BINARY_DIR}/test-logs;OPENACL_SHARED_DEVICE_NAME=sample_${s}"
     LABELS threads)
-endforeach()
-foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
-  target_sources(sample_${s} PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sample_model.c)
-endforeach()
-
-# chain.onnx for the adump samples, written with the dump tests' ONNX writer.
-add_executable(sample_model_writer ${CMAKE_CURRENT_LIST_DIR}/sample_model_writer.c
-  ${CMAKE_CURRENT_LIST_DIR}/../api/dump_util.c ${OPENACL_GEN_DIR}/onnx.pb-c.c)
-target_include_directories(sample_model_writer PRIVATE ${OPENACL_GEN_DIR} ${CMAKE_CURRENT_LIST_DIR}/../api)
-target_link_libraries(sample_model_writer PRIVATE openacl_harness ascendcl PkgConfig::PROTOBUFC)
-target_compile_definitions(sample_model_writer PRIVATE _GNU_SOURCE)
-add_dependencies(sample_model_writer openacl_objects)
-
-foreach(s adump_1_callback adump_2_model_dump_config adump_3_save_exception_info)
-  add_dependencies(sample_${s} sample_model_writer)
 endforeach()
 
 # Two-process samples (the vendor's proc_a / proc_b, started at once by
