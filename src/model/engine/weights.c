@@ -100,23 +100,26 @@ static const eng_wcopy *exact_copy(const acl__engine *e, int id) {
   return NULL;
 }
 
+/* Whether value v of plan p (through its views) is constant data in [lo, hi). */
+static int val_in(const eng_plan *p, int v, const char *lo, const char *hi) {
+  while (v >= 0 && p->vals[v].kind == ENG_VIEW)
+    v = p->vals[v].base;
+  const eng_val *x = v >= 0 ? &p->vals[v] : NULL;
+  return x != NULL && x->kind == ENG_CONST && (const char *)x->konst.data >= lo && (const char *)x->konst.data < hi;
+}
+
 /* Whether a step of plan p (or its outputs) reads bytes in [lo, hi). */
 static int plan_reads(const eng_plan *p, const char *lo, const char *hi) {
   for (int si = 0; si < p->n_steps; si++) {
     const eng_step *s = &p->steps[si];
     int n = s->kind == STEP_REF ? s->n_ins : s->n_args;
-    for (int k = 0; k < n; k++) {
-      int v = s->kind == STEP_REF ? s->ins[k] : s->args[k].val;
-      const eng_val *x = v >= 0 ? &p->vals[v] : NULL;
-      if (x != NULL && x->kind == ENG_CONST && (const char *)x->konst.data >= lo && (const char *)x->konst.data < hi)
+    for (int k = 0; k < n; k++)
+      if (val_in(p, s->kind == STEP_REF ? s->ins[k] : s->args[k].val, lo, hi))
         return 1;
-    }
   }
-  for (int k = 0; k < p->n_outputs; k++) {
-    const eng_val *x = &p->vals[p->outputs[k]];
-    if (x->kind == ENG_CONST && (const char *)x->konst.data >= lo && (const char *)x->konst.data < hi)
+  for (int k = 0; k < p->n_outputs; k++)
+    if (val_in(p, p->outputs[k], lo, hi))
       return 1;
-  }
   return 0;
 }
 
