@@ -136,6 +136,7 @@ struct acl__engine {
   eng_wcopy *wcopies;        /* weights reordered into their kernels' layouts, shared by the plans (weights.c) */
   char *trimmed;             /* per graph tensor: 1 while the initializer lives only as copies (weights.c) */
   int trim_ok;               /* the graph owns its initializers' bytes and no reference run has begun */
+  size_t trim_pending;       /* bytes trimmed since the last malloc_trim (weights.c) */
   size_t n_plans;
   acl__engine_stats last;
 };

@@ -134,17 +134,27 @@ static int trimmable(acl__engine *e, int id) {
   return !e->trimmed[id] && t->data != NULL && t->data_size > 0 && exact_copy(e, id) != NULL;
 }
 
+/* Gives freed pages back to the system once `at_least` bytes were freed
+ * since the last time.  The originals came from the loading thread's malloc
+ * arena and the copies from the engine's: without this, glibc keeps freed
+ * pages in the middle of a heap resident, and a model's peak memory is its
+ * weights twice.  Not after every weight: each call walks the heaps. */
+static void give_back(acl__engine *e, size_t at_least) {
+  if (e->trim_pending < at_least || e->trim_pending == 0)
+    return;
+  e->trim_pending = 0;
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 static void trim(acl__engine *e, int id) {
   acl__graph_tensor *t = (acl__graph_tensor *)&e->g->tensors[id]; /* the model's own bytes (see above) */
   free(t->data);
   t->data = NULL;
   e->trimmed[id] = 1;
-#ifdef __GLIBC__
-  /* the bytes came from the loading thread's malloc arena and the copies
-   * from this one's: without this, glibc keeps freed pages in the middle of
-   * a heap resident, and a model's peak memory is its weights twice */
-  malloc_trim(0);
-#endif
+  e->trim_pending += t->data_size;
+  give_back(e, (size_t)32 << 20);
 }
 
 void acl__eng_weight_copied(acl__engine *e, int id) {
@@ -171,6 +181,7 @@ void acl__eng_weights_trim(acl__engine *e) {
     n++;
     trim(e, c->id);
   }
+  give_back(e, 0);
   if (n > 0)
     ACL__LOGI(ACL__MOD_GE, "model weights: %zu more initializers (%zu bytes) kept only in their kernels' layouts", n,
               freed);
