@@ -290,7 +290,7 @@ static aclnnStatus adv_plan(const char *api, const char *api2, const aclTensor *
     want[bpos] = !put ? ((int)other->ndim == rr ? other->dims[bpos] : 1)
                       : ((int)other->ndim >= back ? other->dims[other->ndim - (uint64_t)back] : 1);
   }
-  if (!put && (rc = acl__ix_shape(api, api2, "out", other, rr, want)) != 0)
+  if (!put && (rc = acl__nn_check_shape(api, api2, "out", other, want, rr)) != 0)
     return rc;
   if (put && (rc = acl__ix_broadcasts(api, "values", other, rr, want)) != 0)
     return rc;

@@ -370,11 +370,11 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
                      acl__nn_shape_text(value->dims, value->ndim, s2, sizeof s2),
                      acl__nn_shape_text(query->dims, query->ndim, s3, sizeof s3), layouts[layout], (long long)D,
                      (long long)N);
-  if ((rc = acl__ix_shape(api, api2, "attentionOutOut", attentionOutOut, rank, query->dims)) != 0)
+  if ((rc = acl__nn_check_shape(api, api2, "attentionOutOut", attentionOutOut, query->dims, rank)) != 0)
     return rc;
   const int64_t full[4] = {B, N, Sq, Skv}, stats[4] = {B, N, Sq, 8};
-  if ((softmaxMaxOut != NULL && (rc = acl__ix_shape(api, api2, "softmaxMaxOut", softmaxMaxOut, 4, stats)) != 0) ||
-      (softmaxSumOut != NULL && (rc = acl__ix_shape(api, api2, "softmaxSumOut", softmaxSumOut, 4, stats)) != 0))
+  if ((softmaxMaxOut != NULL && (rc = acl__nn_check_shape(api, api2, "softmaxMaxOut", softmaxMaxOut, stats, 4)) != 0) ||
+      (softmaxSumOut != NULL && (rc = acl__nn_check_shape(api, api2, "softmaxSumOut", softmaxSumOut, stats, 4)) != 0))
     return rc;
   if (realShiftOptional != NULL &&
       (realShiftOptional->ndim != 4 || realShiftOptional->dtype != query->dtype ||

@@ -76,20 +76,6 @@ int acl__ix_dim(const char *api, const char *what, int64_t dim, int rank, int *d
   return 0;
 }
 
-int acl__ix_shape(const char *api, const char *api2, const char *name, const aclTensor *t, int rank,
-                  const int64_t *want) {
-  char s1[200], s2[200];
-  int same = (int)t->ndim == rank;
-  for (int q = 0; same && q < rank; q++)
-    same = t->dims[q] == want[q];
-  if (same)
-    return 0;
-  return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
-                   "%s has shape %s; %s writes %s here. Remedy: create %s with that shape", name,
-                   acl__nn_shape_text(t->dims, t->ndim, s1, sizeof s1), api2,
-                   acl__nn_shape_text(want, (uint64_t)rank, s2, sizeof s2), name);
-}
-
 int acl__ix_broadcasts(const char *api, const char *name, const aclTensor *t, int rank, const int64_t *dims) {
   char s1[200], s2[200];
   int ok = (int)t->ndim <= rank;
@@ -282,7 +268,7 @@ static aclnnStatus gather_plan(const char *api, const char *api2, int kind, cons
                        "the result would have %d dims; %s writes at most %d. Remedy: use fewer index dims", ro, api2,
                        ACL__NN_MAX_RANK);
   }
-  if ((rc = acl__ix_shape(api, api2, "out", out, ro, want)) != 0)
+  if ((rc = acl__nn_check_shape(api, api2, "out", out, want, ro)) != 0)
     return rc;
   aclOpExecutor *ex;
   int ti[3];

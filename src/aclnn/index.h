@@ -54,9 +54,6 @@ void *acl__ix_job(const char *api, const char *api2, size_t size, acl__nn_job_fn
 /* dim in [-rank, rank) (a 0-D tensor counts as rank 1): *d the normalised
  * dim, or 161002 recorded. */
 int acl__ix_dim(const char *api, const char *what, int64_t dim, int rank, int *d);
-/* t's shape is want (161002 naming name otherwise). */
-int acl__ix_shape(const char *api, const char *api2, const char *name, const aclTensor *t, int rank,
-                  const int64_t *want);
 /* t broadcasts to shape (rank, dims) (161002 otherwise). */
 int acl__ix_broadcasts(const char *api, const char *name, const aclTensor *t, int rank, const int64_t *dims);
 /* Makes r a view of itself broadcast to (rank, dims): right-aligned, stride

@@ -121,7 +121,7 @@ static aclnnStatus scatter_plan(const char *api, const char *api2, const aclTens
                      "larger than %s's but dim %d. Remedy: pass such an index",
                      acl__nn_shape_text(index->dims, index->ndim, s1, sizeof s1), sname,
                      acl__nn_shape_text(self->dims, self->ndim, s2, sizeof s2), sname, sname, d);
-  if (!inplace && (rc = acl__ix_shape(api, api2, "out", out, rs, self->dims)) != 0)
+  if (!inplace && (rc = acl__nn_check_shape(api, api2, "out", out, self->dims, rs)) != 0)
     return rc;
   if (src == NULL && acl__nn_is_complex(self->dtype))
     return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,

@@ -96,7 +96,7 @@ aclnnStatus aclnnSWhereGetWorkspaceSize(const aclTensor *condition, const aclTen
   if ((rc = acl__ix_broadcasts(api, "condition", condition, r, bd)) != 0 ||
       (rc = acl__ix_broadcasts(api, "self", self, r, bd)) != 0 ||
       (rc = acl__ix_broadcasts(api, "other", other, r, bd)) != 0 ||
-      (rc = acl__ix_shape(api, api2, "out", out, r, bd)) != 0)
+      (rc = acl__nn_check_shape(api, api2, "out", out, bd, r)) != 0)
     return rc;
   aclOpExecutor *ex;
   int ti[4];
@@ -182,7 +182,7 @@ aclnnStatus aclnnOneHotGetWorkspaceSize(const aclTensor *self, int numClasses, c
   int64_t want[ACL__NN_MAX_RANK];
   for (int k = 0, q = 0; k <= rs; k++)
     want[k] = k == ax ? numClasses : self->dims[q++];
-  if ((rc = acl__ix_shape(api, api2, "out", out, rs + 1, want)) != 0)
+  if ((rc = acl__nn_check_shape(api, api2, "out", out, want, rs + 1)) != 0)
     return rc;
   aclOpExecutor *ex;
   int ti[4];
