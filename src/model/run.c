@@ -243,8 +243,10 @@ static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
     int rc = acl__engine_create(m->graph, m->precision, &e, diags);
     if (rc != 0)
       return rc;
-    if (m->weight_mem == NULL)
-      acl__engine_allow_weight_trim(e); /* the graph owns its weights: the engine may keep only its copies */
+    /* the graph owns its weights: the engine may keep only its copies; not under a dump, which may run the
+     * reference executor right after this engine's first execution (exception dump) */
+    if (m->weight_mem == NULL && __atomic_load_n(&m->dump, __ATOMIC_ACQUIRE) == NULL)
+      acl__engine_allow_weight_trim(e);
     acl__engine *expected = NULL;
     if (!__atomic_compare_exchange_n(&m->engine, &expected, e, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
       acl__engine_destroy(e); /* another execution made it first */
