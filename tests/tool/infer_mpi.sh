@@ -76,7 +76,7 @@ c_[0-9])
 c_fail_run)
   bad_inputs
   expect_stop mpirun_n -n 3 "$tool" infer --model "$model" --input "$work/bad" --recipe classify --loop 50 --quiet
-  grep -q "^openacl: rank 2: error: .*zz_bad.png: not a JPEG or PNG file" "$work/job.txt" ||
+  grep -q "openacl: rank 2: error: .*zz_bad.png: not a JPEG or PNG file" "$work/job.txt" ||
     fail "no error from rank 2"
   ;;
 c_fail_load)
@@ -84,15 +84,15 @@ c_fail_load)
   # shellcheck disable=SC2086
   expect_stop mpirun_n -n 1 "$tool" infer --model "$model" $args : -n 1 "$tool" infer --model "$work/missing.onnx" \
     $args : -n 1 "$tool" infer --model "$model" $args
-  grep -q "^openacl: rank 1: error: loading model '.*missing.onnx'" "$work/job.txt" || fail "no error from rank 1"
-  grep -q "^openacl: rank 0: error: rank 1 failed before running" "$work/job.txt" || fail "rank 0 did not say why it stopped"
+  grep -q "openacl: rank 1: error: loading model '.*missing.onnx'" "$work/job.txt" || fail "no error from rank 1"
+  grep -q "openacl: rank 0: error: rank 1 failed before running" "$work/job.txt" || fail "rank 0 did not say why it stopped"
   ;;
 py_[0-9] | py_fail)
   "$py" -c "import mpi4py" 2> /dev/null || { echo "$py lacks mpi4py (python3-mpi4py): skipped"; exit 77; }
   if [ "$case" = py_fail ]; then
     bad_inputs
     expect_stop mpirun_n -n 3 "$py" -m openacl.infer --model "$model" --input "$work/bad"
-    grep -q "^openacl.infer: rank 2: error: .*zz_bad.png: not a JPEG or PNG file" "$work/job.txt" ||
+    grep -q "openacl.infer: rank 2: error: .*zz_bad.png: not a JPEG or PNG file" "$work/job.txt" ||
       fail "no error from rank 2"
     exit 0
   fi

@@ -13,11 +13,24 @@
 #include "openacl/openacl.h"
 #include "tool.h"
 
-/* Prints s without line breaks: every message the tool prints is one line,
- * even when a library message quoted in it has several. */
-static void put_one_line(const char *s) {
-  for (; *s != '\0'; s++)
-    fputc(*s == '\n' || *s == '\r' ? ' ' : *s, stderr);
+/* A message line, written with one write: under mpirun the ranks share
+ * stderr, and a line written in pieces (stderr is unbuffered: every fputc
+ * is a write) came out cut by another rank's. */
+typedef struct msgline {
+  char b[4096];
+  size_t n;
+} msgline;
+
+/* Appends s; one_line: without line breaks, since every message the tool
+ * prints is one line, even when a library message quoted in it has several. */
+static void line_add(msgline *l, const char *s, int one_line) {
+  for (; *s != '\0' && l->n + 2 < sizeof(l->b); s++)
+    l->b[l->n++] = one_line && (*s == '\n' || *s == '\r') ? ' ' : *s;
+}
+
+static void line_put(msgline *l) {
+  l->b[l->n++] = '\n';
+  fwrite(l->b, 1, l->n, stderr);
 }
 
 /* "rank N: " under mpirun (tool_set_rank), so that the job's mixed stderr
@@ -26,12 +39,21 @@ static char rank_prefix[32];
 
 void tool_set_rank(int rank) { snprintf(rank_prefix, sizeof(rank_prefix), "rank %d: ", rank); }
 
+static void line_start(msgline *l, const char *kind) {
+  l->n = 0;
+  line_add(l, "openacl: ", 0);
+  line_add(l, rank_prefix, 0);
+  line_add(l, kind, 0);
+  line_add(l, ": ", 0);
+}
+
 static void vreport(const char *kind, const char *fmt, va_list ap) {
   char msg[2048];
   vsnprintf(msg, sizeof(msg), fmt, ap);
-  fprintf(stderr, "openacl: %s%s: ", rank_prefix, kind);
-  put_one_line(msg);
-  fputc('\n', stderr);
+  msgline l;
+  line_start(&l, kind);
+  line_add(&l, msg, 1);
+  line_put(&l);
 }
 
 void tool_error(const char *fmt, ...) {
@@ -52,38 +74,44 @@ int tool_acl_error(const char *what, const char *api, aclError rc) {
   openaclErrorInfo info;
   const int known = openaclGetErrorInfo(rc, &info) == ACL_SUCCESS && info.name != NULL;
   const char *recent = aclGetRecentErrMsg();
-  fprintf(stderr, "openacl: %serror: ", rank_prefix);
-  put_one_line(what);
-  fprintf(stderr, ": %s returned %s (%d): ", api, known ? info.name : "an unknown code", (int)rc);
-  put_one_line(known ? info.meaning : "openacl's error table does not list this code");
+  char part[512];
+  msgline l;
+  line_start(&l, "error");
+  line_add(&l, what, 1);
+  snprintf(part, sizeof(part), ": %s returned %s (%d): ", api, known ? info.name : "an unknown code", (int)rc);
+  line_add(&l, part, 0);
+  line_add(&l, known ? info.meaning : "openacl's error table does not list this code", 1);
   if (recent != NULL && recent[0] != '\0') {
     /* the library's message repeats "<api> failed: <NAME> (<code>): ", said already */
     char prefix[256];
     snprintf(prefix, sizeof(prefix), "%s failed: %s (%d): ", api, known ? info.name : "", (int)rc);
     if (known && strncmp(recent, prefix, strlen(prefix)) == 0)
       recent += strlen(prefix);
-    fprintf(stderr, "; details: ");
-    put_one_line(recent);
+    line_add(&l, "; details: ", 0);
+    line_add(&l, recent, 1);
   }
   /* the remedy, unless the library's message gives it already */
   if (known && info.remedy != NULL && info.remedy[0] != '\0' &&
       (recent == NULL || strstr(recent, info.remedy) == NULL)) {
-    fprintf(stderr, "; remedy: ");
-    put_one_line(info.remedy);
+    line_add(&l, "; remedy: ", 0);
+    line_add(&l, info.remedy, 1);
   }
-  fputc('\n', stderr);
+  line_put(&l);
   return TOOL_FAIL;
 }
 
 int tool_usage_error(const char *cmd, const char *fmt, ...) {
-  char msg[1024];
+  char msg[1024], tail[128];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  fprintf(stderr, "openacl: %serror: ", rank_prefix);
-  put_one_line(msg);
-  fprintf(stderr, " (see 'openacl %s --help')\n", cmd);
+  msgline l;
+  line_start(&l, "error");
+  line_add(&l, msg, 1);
+  snprintf(tail, sizeof(tail), " (see 'openacl %s --help')", cmd);
+  line_add(&l, tail, 0);
+  line_put(&l);
   return TOOL_USAGE;
 }
 
