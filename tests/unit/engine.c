@@ -698,8 +698,8 @@ static acl__engine_stats compare_batches(gb *b, int rank, const int64_t *dims) {
     compare_run(e, b->g, &f);
     feed_free(&f);
     st = stats(e);
-    printf("batch %lld: %zu steps (%zu oneDNN, %zu reference), %zu fused\n", (long long)n, st.steps, st.dnnl_steps,
-           st.ref_steps, st.fused);
+    printf("batch %lld: %zu steps (%zu oneDNN, %zu own kernels, %zu reference), %zu fused\n", (long long)n, st.steps,
+           st.dnnl_steps, st.kernel_steps, st.ref_steps, st.fused);
   }
   acl__engine_destroy(e);
   return st;
@@ -800,6 +800,55 @@ TEST(dense_concat_zero_pad) {
   acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, 3, 16, 16});
   CHECK_INT_EQ((long)st.ref_steps, 0);
   acl__graph_free(b.g);
+}
+
+/* Concat(channels) -> BatchNormalization [-> Relu] read by nothing else is
+ * one pass of the engine's kernel, in each layout it reads: plain parts
+ * (a graph input and an activation of it), channels-last parts out of
+ * convolutions (oneDNN's pick for these; the graph input reordered to
+ * match), channel counts that are not multiples of a block, and blocked
+ * parts after a stem convolution on three channels and pooling, as in
+ * DenseNet.
+ * A concatenation also read elsewhere, or a normalisation without its
+ * ReLU, stays correct. */
+TEST(concat_norm) {
+  for (int shape = 0; shape < 4; shape++) {
+    gb b = gb_new(13);
+    int64_t c0 = shape == 2 ? 12 : shape == 3 ? 3 : 16;
+    int x = gb_input(&b, "x", 4, (int64_t[]){-1, c0, 7, 7});
+    int parts[4], n = 0;
+    int64_t ch = 0;
+    if (shape == 3) { /* DenseNet's stem: a wide convolution and pooling, blocked */
+      int stem = unary(&b, "Relu", conv(&b, "stem", x, c0, 64, 7, 3, 1, 1, 0), "stem_r");
+      parts[n++] = unary(&b, "MaxPool", stem, "pool0"), ch += 64;
+      gb_ints(&b, "kernel_shape", 2, (int64_t[]){3, 3});
+      gb_ints(&b, "pads", 4, (int64_t[]){1, 1, 1, 1});
+      parts[n++] = conv(&b, "s1", parts[0], 64, 32, 1, 0, 1, 1, 0), ch += 32;
+    } else {
+      parts[n++] = x, ch += c0;
+    }
+    if (shape == 3) {
+    } else if (shape == 0) {
+      parts[n++] = unary(&b, "Sigmoid", x, "sig"), ch += c0;
+    } else {
+      parts[n++] = conv(&b, "a", x, c0, 32, 3, 1, 1, 1, 1), ch += 32;
+      parts[n++] = conv(&b, "b", x, c0, shape == 2 ? 8 : 16, 1, 0, 1, 1, 1), ch += shape == 2 ? 8 : 16;
+      parts[n++] = unary(&b, "Relu", conv(&b, "c", x, c0, 32, 3, 1, 1, 1, 0), "cr"), ch += 32;
+    }
+    int cat = gb_node(&b, "Concat", parts, (size_t)n, "cat");
+    gb_int(&b, "axis", 1);
+    int y = batchnorm(&b, "bn", cat, ch);
+    gb_output(&b, shape == 1 ? y : unary(&b, "Relu", y, "bnr"));
+    /* a second concatenation that is also a graph output: not fused */
+    int again = gb_node(&b, "Concat", parts, (size_t)n, "cat2");
+    gb_int(&b, "axis", 1);
+    gb_output(&b, again);
+    gb_output(&b, unary(&b, "Relu", batchnorm(&b, "bn2", again, ch), "bn2r"));
+    acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, c0, 7, 7});
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+    CHECK_INT_EQ((long)st.kernel_steps, 1);
+    acl__graph_free(b.g);
+  }
 }
 
 /* ShuffleNet's channel shuffle and split: Reshape [N, 2, C/2, H, W] ->

@@ -15,7 +15,9 @@
  *    Add(residual, accumulated in place as for Conv) -> activation;
  *  - Transpose -> MatMul: the product reads the transposed view in place,
  *    and MatMul -> Transpose: the product writes the transposed order
- *    (attention's heads split and merged without copies).
+ *    (attention's heads split and merged without copies);
+ *  - Concat(channels) -> BatchNormalization -> Relu: one pass of an engine
+ *    kernel (kernels.c) that never writes the concatenation (DenseNet).
  * Weights are reordered once, when the plan is built, into the layout the
  * chosen convolution implementation prefers.
  *
@@ -29,6 +31,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/log.h"
 
 typedef struct post {
   int n;
@@ -1628,6 +1632,106 @@ done:
   return rc;
 }
 
+/* How md (a layout of `dims`, rank >= 3) keeps channels, as the engine's
+ * kernels read them: in contiguous groups of 1 (plain), 8 or 16 (blocked,
+ * no padding), or channels-last (ENG_CHANNELS_LAST); 0 for others. */
+static int channel_group(const dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
+  dnnl_memory_desc_t m;
+  if (!like_layout(md, rank, dims, &m) || !dnnl_memory_desc_equal(&m, md))
+    return 0;
+  const dnnl_blocking_desc_t *bd = &md->format_desc.blocking;
+  int g = 0;
+  if (bd->inner_nblks == 0)
+    g = bd->strides[1] == 1 && dims[1] > 1 ? ENG_CHANNELS_LAST : bd->strides[1] >= bd->strides[2] ? 1 : 0;
+  else if (bd->inner_nblks == 1 && bd->inner_idxs[0] == 1)
+    g = (int)bd->inner_blks[0];
+  return g == ENG_CHANNELS_LAST || (g > 0 && dims[1] % g == 0) ? g : 0;
+}
+
+/* Concat(channels) -> BatchNormalization (inference, constant statistics)
+ * [-> Relu] as one engine kernel, when the concatenation is read by nothing
+ * else: its parts in one layout (the one most of them have), each read
+ * once.  1 when this is not the pattern. */
+static int concat_norm(eng_build *b, int ni, const int *ins, size_t nin, int axis, int rank, const int64_t *od) {
+  int y = out_of(b, ni, 0);
+  int bn = next_op(b, ni, y, "BatchNormalization");
+  if (axis != 1 || rank < 3 || bn < 0 || N(b, bn)->n_inputs != 5 || in_of(b, bn, 0) != y)
+    return 1;
+  for (size_t k = 1; k < N(b, bn)->n_outputs; k++)
+    if (N(b, bn)->outputs[k] >= 0)
+      return 1;
+  const float *pr[4];
+  for (size_t k = 1; k < 5; k++) {
+    int v = in_of(b, bn, k);
+    if (v < 0 || !acl__eng_fold_ahead(b, v, 0) || V(b, v)->kind != ENG_CONST || !f32(b, v) || V(b, v)->rank != 1 ||
+        V(b, v)->dims[0] != od[1])
+      return 1;
+    pr[k - 1] = V(b, v)->konst.data;
+  }
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, bn, &d);
+  float eps = acl__op_attr_float(&c, "epsilon", 1e-5f);
+  int train = (int)acl__op_attr_int(&c, "training_mode", 0);
+  acl__diags_free(&d);
+  if (train)
+    return 1;
+  /* the layout most parts have (fewest reorders) */
+  int best = -1, best_n = 0;
+  for (size_t k = 0; k < nin; k++) {
+    int g = channel_group(&V(b, ins[k])->md, rank, V(b, ins[k])->dims), same = 0;
+    for (size_t j = 0; g != 0 && j < nin; j++)
+      same += channel_group(&V(b, ins[j])->md, rank, V(b, ins[j])->dims) == g;
+    if (same > best_n)
+      best = (int)k, best_n = same;
+  }
+  dnnl_memory_desc_t lay, mds[64];
+  if (best < 0 || !like_layout(&V(b, ins[best])->md, rank, od, &lay))
+    return 1;
+  int g = channel_group(&lay, rank, od);
+  if (g == 0)
+    return 1;
+  for (size_t k = 0; k < nin; k++)
+    if (!like_layout(&lay, rank, V(b, ins[k])->dims, &mds[k]) || channel_group(&mds[k], rank, V(b, ins[k])->dims) != g)
+      return 1;
+  eng_concat_norm *kn = acl__eng_concat_norm_new((int)nin, od[1]);
+  if (kn == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  kn->group = g;
+  kn->batch = od[0];
+  kn->spatial = acl__op_numel(rank - 2, od + 2);
+  for (size_t k = 0; k < nin; k++)
+    kn->part_channels[k] = V(b, ins[k])->dims[1];
+  for (int64_t ch = 0; ch < od[1]; ch++) {
+    /* BatchNormalization's inputs: scale, bias, mean, var */
+    kn->scale[ch] = pr[0][ch] / sqrtf(pr[3][ch] + eps);
+    kn->shift[ch] = pr[1][ch] - pr[2][ch] * kn->scale[ch];
+  }
+  eng_arg args[65];
+  for (size_t k = 0; k < nin; k++) {
+    args[k].arg = (int)k;
+    args[k].val = in_layout(b, ins[k], &mds[k]);
+    if (args[k].val < 0) {
+      free(kn);
+      return ACL_ERROR_BAD_ALLOC;
+    }
+  }
+  int relu = next_op(b, bn, out_of(b, bn, 0), "Relu");
+  kn->relu = relu >= 0;
+  int z = out_of(b, bn, 0);
+  define(b, z, rank, od, &lay);
+  args[nin].arg = (int)nin;
+  args[nin].val = z;
+  ACL__LOGD(ACL__MOD_GE, "concatenation of %zu parts normalised in one pass, channels %s (group %d)", nin,
+            g == ENG_CHANNELS_LAST ? "last" : g == 1 ? "plain" : "blocked", g);
+  int rc = acl__eng_kernel_step(b, acl__eng_concat_norm_run, kn, args, (int)nin + 1,
+                                kn->relu ? "concat + batch norm + relu" : "concat + batch norm", "concat_norm");
+  if (rc == 0) {
+    absorb(b, bn, z);
+    absorb(b, relu, z);
+  }
+  return rc;
+}
+
 static int concat(eng_build *b, int ni, const int *ins, size_t nin) {
   if (nin < 1 || nin > 64)
     return 1;
@@ -1654,6 +1758,9 @@ static int concat(eng_build *b, int ni, const int *ins, size_t nin) {
     od[axis] += V(b, ins[k])->dims[axis];
     mds[k] = V(b, ins[k])->md;
   }
+  int fused = concat_norm(b, ni, ins, nin, axis, rank, od);
+  if (fused != 1)
+    return fused;
   /* Inputs in different layouts (a convolution's channels-last output next
    * to a blocked one) leave oneDNN its slow reference concat: then every
    * input goes into the layout most of them have (fewest reorders), or, if

@@ -64,10 +64,55 @@ int acl__eng_winograd_on(void) {
  * -fopenmp, and clang builds must not pull in a second OpenMP runtime). */
 static void (*omp_set_threads)(int);
 static int (*omp_get_threads)(void);
+/* the engine's own kernels (kernels.c) run on the same team: libgomp's entry
+ * point for a parallel region (what gcc emits for `#pragma omp parallel`) */
+static void (*gomp_parallel)(void (*)(void *), void *, unsigned, unsigned);
+static int (*omp_thread_num)(void);
+static int (*omp_num_threads)(void);
 static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
+static void *omp_sym(void *lib, const char *name) {
+  void *f = lib != NULL ? dlsym(lib, name) : NULL;
+  return f != NULL ? f : dlsym(RTLD_DEFAULT, name);
+}
 static void omp_lookup(void) {
-  *(void **)&omp_set_threads = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-  *(void **)&omp_get_threads = dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+  /* libdnnl's runtime by name first: a library loaded with RTLD_LOCAL (a
+   * Python extension module) leaves its dependencies out of RTLD_DEFAULT */
+  void *lib = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  *(void **)&omp_set_threads = omp_sym(lib, "omp_set_num_threads");
+  *(void **)&omp_get_threads = omp_sym(lib, "omp_get_max_threads");
+  *(void **)&gomp_parallel = omp_sym(lib, "GOMP_parallel");
+  *(void **)&omp_thread_num = omp_sym(lib, "omp_get_thread_num");
+  *(void **)&omp_num_threads = omp_sym(lib, "omp_get_num_threads");
+  if (gomp_parallel == NULL || omp_thread_num == NULL || omp_num_threads == NULL)
+    gomp_parallel = NULL;
+  if (lib != NULL)
+    dlclose(lib); /* RTLD_NOLOAD took a reference; libdnnl keeps the library loaded */
+}
+
+typedef struct par_job {
+  size_t n;
+  void (*fn)(void *ctx, size_t begin, size_t end);
+  void *ctx;
+} par_job;
+
+static void par_body(void *arg) {
+  const par_job *j = arg;
+  size_t t = (size_t)omp_thread_num(), nt = (size_t)omp_num_threads();
+  size_t begin = j->n * t / nt, end = j->n * (t + 1) / nt;
+  if (begin < end)
+    j->fn(j->ctx, begin, end);
+}
+
+void acl__engine_parallel(size_t n, void (*fn)(void *ctx, size_t begin, size_t end), void *ctx) {
+  pthread_once(&omp_once, omp_lookup);
+  if (n == 0)
+    return;
+  if (gomp_parallel == NULL || n == 1 || acl__engine_team(2) == 1) {
+    fn(ctx, 0, n);
+    return;
+  }
+  par_job j = {n, fn, ctx};
+  gomp_parallel(par_body, &j, 0, 0); /* 0 threads: the calling thread's team size, as oneDNN's loops use */
 }
 
 /* Engine executions running now, in the whole process. */
@@ -520,6 +565,8 @@ static void stats_of(acl__engine *e, const eng_plan *p) {
   for (int i = 0; i < p->n_steps; i++) {
     if (p->steps[i].kind == STEP_PRIM)
       st->dnnl_steps++;
+    else if (p->steps[i].kind == STEP_KERNEL)
+      st->kernel_steps++;
     else
       st->ref_steps++;
   }
@@ -575,8 +622,8 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int t
     stats_of(e, p);
     e->last.build_ms = now_ms() - t0;
     ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu in bfloat16, %zu in int8, "
-              "%zu reference), %zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps, e->last.dnnl_steps,
-              e->last.bf16_steps, e->last.int8_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
+              "%zu openacl kernels, %zu reference), %zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps,
+              e->last.dnnl_steps, e->last.bf16_steps, e->last.int8_steps, e->last.kernel_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
               p->fallback ? ", runs on the reference executor" : "");
     acl__eng_weights_trim(e);
     /* drop the least recently used plan nobody is running */
@@ -710,6 +757,18 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
     uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0; /* aclprof operator records (src/prof/) */
     if (s->kind == STEP_REF) {
       rc = run_ref(e, p, in, si, diags);
+    } else if (s->kind == STEP_KERNEL) {
+      void *ptr_small[16], **ptr = s->n_args <= 16 ? ptr_small : malloc((size_t)s->n_args * sizeof(void *));
+      if (ptr == NULL) {
+        rc = ACL_ERROR_BAD_ALLOC;
+        acl__diags_add(diags, ACL__DIAG_ERROR, rc, "", "out of memory running %s", s->what);
+        break;
+      }
+      for (int k = 0; k < s->n_args; k++)
+        ptr[k] = val_ptr(p, in, s->args[k].val);
+      s->kernel(s->params, ptr);
+      if (ptr != ptr_small)
+        free(ptr);
     } else {
       for (int k = 0; k < s->n_args; k++) {
         int r = root_of(p, s->args[k].val);

@@ -52,7 +52,11 @@ typedef struct eng_val {
                                convolution; readers that need float32 get a scaling reorder */
 } eng_val;
 
-enum { STEP_PRIM = 1, STEP_REF };
+enum { STEP_PRIM = 1, STEP_REF, STEP_KERNEL };
+
+/* An engine kernel (kernels.c): ptr[k] are the bytes of the step's argument
+ * k, in the order its builder gave them. */
+typedef void (*eng_kernel_fn)(const void *params, void *const *ptr);
 
 typedef struct eng_arg {
   int arg;   /* DNNL_ARG_* */
@@ -67,6 +71,10 @@ typedef struct eng_step {
   int n_args;
   size_t scratch;           /* bytes of scratchpad it needs (given from the arena) */
   const char *what;         /* op type for messages */
+  /* KERNEL: args (their `arg` unused) in the kernel's order */
+  eng_kernel_fn kernel;
+  void *params;             /* the kernel's, freed with the plan */
+  const char *impl;         /* its name in logs and profiles */
   /* REF */
   int node;                 /* graph node index */
   int *ins;                 /* value per node input (-1 omitted) */
@@ -174,6 +182,35 @@ eng_step *acl__eng_step_new(eng_plan *p);
 int acl__eng_plain(eng_build *b, int v);                     /* a plain version of v (reorder step if needed) */
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
                        const char *what);
+/* Appends a step running an engine kernel; takes params (freed with the
+ * plan, also when this fails). */
+int acl__eng_kernel_step(eng_build *b, eng_kernel_fn kernel, void *params, const eng_arg *args, int n_args,
+                         const char *what, const char *impl);
+/* engine.c: fn over [0, n) split into one contiguous range per thread of
+ * the calling thread's OpenMP team (oneDNN's), or all of it here. */
+void acl__engine_parallel(size_t n, void (*fn)(void *ctx, size_t begin, size_t end), void *ctx);
+
+/* kernels.c: the engine's own kernels, for patterns oneDNN has no fast
+ * path for.  Concatenation along channels, then a per-channel affine map
+ * (an inference batch normalization) and optionally ReLU, in one pass:
+ * DenseNet's Concat -> BatchNormalization -> Relu, without writing the
+ * concatenation.  Inputs and output share a layout in which every image's
+ * channels come in groups of `group` (1: plain NCHW; 8 or 16: oneDNN's
+ * nChw8c / nChw16c), each group's `spatial` pixels contiguous with the
+ * group's channels innermost; or channels-last (group ENG_CHANNELS_LAST,
+ * NHWC).  ptr: the parts, then the output. */
+enum { ENG_CHANNELS_LAST = -1 };
+typedef struct eng_concat_norm {
+  int parts;
+  int relu;
+  int64_t batch, spatial, channels, group;
+  int64_t *part_channels; /* per part, each a multiple of group */
+  float *scale, *shift;   /* per output channel: y = x * scale + shift */
+} eng_concat_norm;
+/* One allocation (free() releases it) with room for the arrays; NULL when out of memory. */
+eng_concat_norm *acl__eng_concat_norm_new(int parts, int64_t channels);
+void acl__eng_concat_norm_run(const void *params, void *const *ptr);
+
 /* x's dense row-major layout in its element type (float32, or u8 / s8 for
  * UINT8 / INT8 values); a quantised value's plain form is float32. */
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);

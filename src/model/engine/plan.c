@@ -131,6 +131,30 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
   return 0;
 }
 
+int acl__eng_kernel_step(eng_build *b, eng_kernel_fn kernel, void *params, const eng_arg *args, int n_args,
+                         const char *what, const char *impl) {
+  eng_step *s = acl__eng_step_new(b->p);
+  eng_arg *a = malloc((size_t)(n_args ? n_args : 1) * sizeof(*args));
+  if (s == NULL || a == NULL) {
+    if (s != NULL)
+      b->p->n_steps--;
+    free(a);
+    free(params);
+    return ACL_ERROR_BAD_ALLOC;
+  }
+  memcpy(a, args, (size_t)n_args * sizeof(*args));
+  s->kind = STEP_KERNEL;
+  s->what = what;
+  s->impl = impl;
+  s->node = b->node;
+  s->kernel = kernel;
+  s->params = params;
+  s->args = a;
+  s->n_args = n_args;
+  ACL__LOGD(ACL__MOD_GE, "plan step %d: %s on openacl's %s", b->p->n_steps - 1, what, impl);
+  return 0;
+}
+
 dnnl_data_type_t acl__eng_dnnl_type(int onnx_type) {
   return onnx_type == ACL__ONNX_UINT8 ? dnnl_u8 : onnx_type == ACL__ONNX_INT8 ? dnnl_s8 : dnnl_f32;
 }
@@ -759,6 +783,7 @@ void acl__eng_plan_free(eng_plan *p) {
     if (s->prim != NULL)
       dnnl_primitive_destroy(s->prim);
     free(s->args);
+    free(s->params);
     free(s->ins);
     free(s->outs);
   }

@@ -45,6 +45,8 @@ double acl__eng_now_ms(void) {
 static const char *impl_of(const eng_step *s) {
   const_dnnl_primitive_desc_t pd = NULL;
   const char *impl = NULL;
+  if (s->kind == STEP_KERNEL)
+    return s->impl;
   if (s->kind != STEP_PRIM || dnnl_primitive_get_primitive_desc(s->prim, &pd) != dnnl_success ||
       dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL)
     return "reference kernel";
@@ -172,7 +174,7 @@ static const acl__prof_opinfo *describe(const acl__engine *e, const eng_plan *p,
     snprintf(name, sizeof(name), "%s", node->name);
   else
     snprintf(name, sizeof(name), "%s_%d", type, node != NULL ? s->node : si);
-  return acl__prof_opinfo_intern(name, type, s->kind == STEP_REF ? "reference kernel" : impl_of(s), in_s, in_t,
+  return acl__prof_opinfo_intern(name, type, impl_of(s), in_s, in_t,
                                  out_s, out_t, in_f, out_f);
 }
 
@@ -238,8 +240,8 @@ void acl__eng_profile_report(const acl__engine *e, const eng_plan *p) {
         t += p->prof_ms[j];
         cnt++;
       }
-    fprintf(stderr, "    %-24s %s %9.3f %5.1f%% %4d\n", kind_of(&p->steps[i]),
-            p->steps[i].kind == STEP_REF ? "ref " : "dnnl", t / runs, total > 0 ? 100 * t / total : 0, cnt);
+    static const char *const runs_on[] = {[STEP_PRIM] = "dnnl", [STEP_REF] = "ref ", [STEP_KERNEL] = "own "};
+    fprintf(stderr, "    %-26s %s %9.3f %5.1f%% %4d\n", kind_of(&p->steps[i]), runs_on[p->steps[i].kind], t / runs, total > 0 ? 100 * t / total : 0, cnt);
   }
   free(done);
   fprintf(stderr, "  heaviest steps (ms per run):\n");
