@@ -15,8 +15,8 @@
 /* The CPU engine single operators create their primitives on: made on first
  * use, kept for the life of the process; NULL when oneDNN cannot make one. */
 dnnl_engine_t acl__engine_dnnl_cpu(void);
-/* The calling thread's OpenMP team for oneDNN's parallel loops (1 under
- * ThreadSanitizer); called on the engine's thread before executing. */
+/* omp.c: the calling thread's OpenMP team for oneDNN's parallel loops (1
+ * under ThreadSanitizer); called on the engine's thread before executing. */
 void acl__engine_set_threads(int threads);
 /* The team acl__engine_set_threads(threads) gives (1 under ThreadSanitizer),
  * and the calling thread's own (omp_get_max_threads; -1 when unknown). */

@@ -1,6 +1,7 @@
 /*
  * engine_internal.h - what the engine's files share: the rewritten graph
- * (engine.c), plans (plan.c) and the oneDNN operator builders (dnnl_ops.c).
+ * (engine.c), plans (plan.c), the oneDNN operator builders (dnnl_ops.c),
+ * the engine's own kernels (kernels.c) and its OpenMP team (omp.c).
  *
  * Values.  Every tensor of the graph is a value, indexed like the graph's
  * tensor table; rewrites and plans append values of their own (folded
@@ -186,7 +187,7 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
  * plan, also when this fails). */
 int acl__eng_kernel_step(eng_build *b, eng_kernel_fn kernel, void *params, const eng_arg *args, int n_args,
                          const char *what, const char *impl);
-/* engine.c: fn over [0, n) split into one contiguous range per thread of
+/* omp.c: fn over [0, n) split into one contiguous range per thread of
  * the calling thread's OpenMP team (oneDNN's), or all of it here. */
 void acl__engine_parallel(size_t n, void (*fn)(void *ctx, size_t begin, size_t end), void *ctx);
 
