@@ -58,6 +58,8 @@ def main():
             r = json.loads(line)
             flops[(stem(r["model"]), r["batch"])] = r["gflop"]
     have_ort = any("ort" in v for v in rows.values())
+    # a side that ran on no row was left out (run.sh --peers, or no ONNX Runtime): "—", not "failed"
+    ran = {s for v in rows.values() for s in v}
     versions = sorted({r.get("version") for v in rows.values() for r in v.get("ort", []) if r.get("version")})
 
     peak = fma["peak_gflops"]
@@ -94,7 +96,7 @@ def main():
         def cell(s, fmt):
             if s in agg:
                 return fmt(agg[s])
-            return "—" if s == "ort" and not have_ort else "failed"
+            return "—" if s not in ran else "failed"
 
         lat = {s: cell(s, lambda a: f"{a['median']:.1f} / {a['min']:.1f}") for s in SIDES}
 
