@@ -18,21 +18,12 @@
 #include <stdlib.h>
 
 #include "acl/acl.h"
-#include "acl/data_buffer.h"
 #include "acl/tensor_desc.h"
 #include "common/errmsg.h"
+#include "model/io_data.h"
 #include "rt/rt.h"
 #include "prof/prof.h"
 
-typedef struct ds_entry {
-  aclDataBuffer *buf;   /* the caller's */
-  aclTensorDesc *desc;  /* the dataset's copy, or NULL */
-} ds_entry;
-
-struct aclmdlDataset {
-  size_t n, cap;
-  ds_entry *entries;
-};
 
 static int ds_check(const char *api, const aclmdlDataset *ds) {
   if (ds == NULL)
@@ -101,7 +92,7 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset, aclDataBuffer *dataBuffe
     return rc;
   if (dataset->n == dataset->cap) {
     size_t cap = dataset->cap ? dataset->cap * 2 : 8;
-    ds_entry *e = cap < SIZE_MAX / sizeof(*e) ? realloc(dataset->entries, cap * sizeof(*e)) : NULL;
+    acl__ds_entry *e = cap < SIZE_MAX / sizeof(*e) ? realloc(dataset->entries, cap * sizeof(*e)) : NULL;
     if (e == NULL)
       return ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory to hold %zu buffers in dataset %p", cap,
                        (void *)dataset);
@@ -137,7 +128,7 @@ aclError aclmdlSetDatasetTensorDesc(aclmdlDataset *dataset, aclTensorDesc *tenso
     rc = ds_check_index(__func__, dataset, index);
   if (rc != 0)
     return rc;
-  ds_entry *e = &dataset->entries[index];
+  acl__ds_entry *e = &dataset->entries[index];
   if (e->desc == tensorDesc)
     return ACL_SUCCESS; /* the descriptor it already holds */
   aclTensorDesc *copy = acl__tensor_desc_clone_owned(__func__, tensorDesc);

@@ -20,33 +20,11 @@
 #include <string.h>
 
 #include "acl/tensor_desc.h"
+#include "model/io_data.h"
 #include "common/errmsg.h"
 #include "rt/rt.h"
 #include "prof/prof.h"
 
-#define TD_MAX_DIMS ACL_MAX_DIM_CNT
-#define TD_UNKNOWN_RANK_DIM (-2) /* the one dimension of a shape of unknown rank */
-
-struct aclTensorDesc {
-  aclDataType type;
-  aclFormat format;                 /* origin format */
-  size_t ndims;                     /* origin shape */
-  int64_t dims[TD_MAX_DIMS];
-  aclFormat storage_format;         /* ACL_FORMAT_UNDEFINED until set */
-  int has_storage_shape;
-  size_t storage_ndims;
-  int64_t storage_dims[TD_MAX_DIMS];
-  size_t nranges;                   /* aclSetTensorShapeRange */
-  int64_t ranges[TD_MAX_DIMS][ACL_TENSOR_SHAPE_RANGE_NUM];
-  size_t nvalue_ranges;             /* aclSetTensorValueRange; malloc'd */
-  int64_t (*value_ranges)[ACL_TENSOR_VALUE_RANGE_NUM];
-  char *name;                       /* malloc'd; NULL reads as "" */
-  char *dynamic_input;              /* malloc'd; NULL = none */
-  void *const_data;                 /* malloc'd copy; NULL = not a constant */
-  size_t const_len;
-  aclMemType placement;
-  int owned;                        /* a dataset's copy: the dataset frees it */
-};
 
 /* ---- checks ------------------------------------------------------------- */
 
@@ -109,16 +87,16 @@ static int td_check_format(const char *api, const char *arg, aclFormat f) {
 /* A shape: 0 (a scalar) to ACL_MAX_DIM_CNT dimensions, each >= 0 or -1
  * (unknown), or the single dimension -2 (unknown rank). */
 static int td_check_shape(const char *api, int numDims, const int64_t *dims) {
-  if (numDims < 0 || numDims > TD_MAX_DIMS)
+  if (numDims < 0 || numDims > ACL__TD_MAX_DIMS)
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
-                     "numDims is %d; it must be 0 (a scalar) to %d (ACL_MAX_DIM_CNT)", numDims, TD_MAX_DIMS);
+                     "numDims is %d; it must be 0 (a scalar) to %d (ACL_MAX_DIM_CNT)", numDims, ACL__TD_MAX_DIMS);
   if (numDims > 0 && dims == NULL)
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__, "dims is NULL while numDims is %d",
                      numDims);
   for (int i = 0; i < numDims; i++) {
-    if (dims[i] >= -1 || (dims[i] == TD_UNKNOWN_RANK_DIM && numDims == 1))
+    if (dims[i] >= -1 || (dims[i] == ACL__TD_UNKNOWN_RANK_DIM && numDims == 1))
       continue;
-    if (dims[i] == TD_UNKNOWN_RANK_DIM)
+    if (dims[i] == ACL__TD_UNKNOWN_RANK_DIM)
       return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
                        "dims[%d] is -2 in a shape of %d dimensions; -2 (unknown rank) must be the only dimension",
                        i, numDims);
@@ -129,7 +107,7 @@ static int td_check_shape(const char *api, int numDims, const int64_t *dims) {
   return 0;
 }
 
-static int td_unknown_rank(const aclTensorDesc *d) { return d->ndims == 1 && d->dims[0] == TD_UNKNOWN_RANK_DIM; }
+static int td_unknown_rank(const aclTensorDesc *d) { return acl__td_unknown_rank(d); }
 
 /* ---- creating and destroying ---------------------------------------------- */
 
@@ -359,9 +337,9 @@ aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
   int rc = acl__tensor_desc_check(__func__, "desc", desc);
   if (rc != 0)
     return rc;
-  if (dimsCount > TD_MAX_DIMS)
+  if (dimsCount > ACL__TD_MAX_DIMS)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dimsCount is %zu; at most %d ranges (ACL_MAX_DIM_CNT)", dimsCount,
-                     TD_MAX_DIMS);
+                     ACL__TD_MAX_DIMS);
   if (dimsCount > 0 && dimsRange == NULL)
     return ACL__FAIL(ACL_ERROR_INVALID_PARAM, "dimsRange is NULL while dimsCount is %zu", dimsCount);
   for (size_t i = 0; i < dimsCount; i++) {

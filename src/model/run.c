@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "acl/acl.h"
-#include "acl/data_buffer.h"
 #include "common/diag.h"
 #include "common/errmsg.h"
 #include "common/log.h"
@@ -22,6 +21,7 @@
 #include "prof/prof.h"
 #include "model/gears.h"
 #include "model/graph.h"
+#include "model/io_data.h"
 #include "model/engine/engine.h"
 #include "model/run.h"
 #include "rt/memory.h"
@@ -105,12 +105,12 @@ static int check_input(const char *api, const acl__model *m, const aclmdlDataset
   const acl__graph *g = m->graph;
   const acl__graph_tensor *gt = &g->tensors[g->inputs[i]];
   const char *name = tname(gt);
-  aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, i);
+  aclDataBuffer *buf = acl__ds_buffer(ds, i);
   if (acl__data_buffer_check(api, "an input dataset buffer", buf) != 0)
     return code;
-  void *addr = aclGetDataBufferAddr(buf);
-  size_t size = aclGetDataBufferSizeV2(buf);
-  aclTensorDesc *desc = aclmdlGetDatasetTensorDesc(ds, i);
+  void *addr = buf->data;
+  size_t size = buf->length;
+  const aclTensorDesc *desc = acl__ds_desc(ds, i);
   char decl[256];
   fmt_graph_shape(decl, sizeof(decl), gt);
   size_t elem = gt->onnx_type != 0 ? acl__graph_onnx_elem_size(gt->onnx_type) : 0;
@@ -129,23 +129,20 @@ static int check_input(const char *api, const acl__model *m, const aclmdlDataset
       dynamic = 1;
   const char *type = acl__graph_onnx_type_name(gt->onnx_type);
   if (desc != NULL) {
-    aclDataType dt = aclGetTensorDescType(desc);
+    aclDataType dt = desc->type;
     if (dt != gt->dtype)
       return acl__fail(api, code, __FILE__, __LINE__,
                        "input %zu (\"%s\"): the dataset's tensor descriptor has aclDataType %d, but the model's "
                        "input is %s (aclDataType %d)", i, name, (int)dt, type, (int)gt->dtype);
-    size_t nd = aclGetTensorDescNumDims(desc);
+    size_t nd = acl__td_unknown_rank(desc) ? (size_t)ACL_UNKNOWN_RANK : desc->ndims;
     if (nd == ACL_UNKNOWN_RANK || nd > ACL__EXEC_MAX_RANK || (gt->rank >= 0 && nd != (size_t)gt->rank))
       return acl__fail(api, code, __FILE__, __LINE__,
                        "input %zu (\"%s\"): the dataset's tensor descriptor has %s%zu dimensions, but the model's "
                        "input is %s %s", i, name, nd == ACL_UNKNOWN_RANK ? "an unknown number of (-2) " : "",
                        nd == ACL_UNKNOWN_RANK ? (size_t)0 : nd, type, decl);
     t->rank = (int)nd;
-    for (size_t k = 0; k < nd; k++) {
-      int64_t v = -1;
-      aclGetTensorDescDimV2(desc, k, &v);
-      t->dims[k] = v;
-    }
+    for (size_t k = 0; k < nd; k++)
+      t->dims[k] = desc->dims[k];
     char got[256];
     fmt_shape(got, sizeof(got), t->rank, t->dims);
     for (int k = 0; k < t->rank; k++)
@@ -198,11 +195,11 @@ static int check_output(const char *api, const acl__model *m, const aclmdlDatase
   const acl__graph *g = m->graph;
   const acl__graph_tensor *gt = &g->tensors[g->outputs[i]];
   const char *name = tname(gt);
-  aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, i);
+  aclDataBuffer *buf = acl__ds_buffer(ds, i);
   if (acl__data_buffer_check(api, "an output dataset buffer", buf) != 0)
     return code;
-  o->addr = aclGetDataBufferAddr(buf);
-  o->size = aclGetDataBufferSizeV2(buf);
+  o->addr = buf->data;
+  o->size = buf->length;
   o->expect = m->io.outputs[i].size;
   char decl[256];
   fmt_graph_shape(decl, sizeof(decl), gt);
@@ -335,7 +332,7 @@ static int run_task_run(acl__task *task) {
       memcpy(acl__mem_dev_ptr(r->out[i].addr), t->data, t->size);
     /* a shape only known now: tell the caller through the output dataset */
     if (shape_differs(gt, t) && acl__handle_valid(r->output, ACL__H_DATASET) &&
-        i < aclmdlGetDatasetNumBuffers(r->output)) {
+        i < r->output->n) {
       aclTensorDesc *d = aclCreateTensorDesc(acl__graph_onnx_to_acl(t->onnx_type), t->rank, t->dims,
                                              t->rank == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND);
       if (d != NULL) {
@@ -375,7 +372,7 @@ static int check_dataset(const char *api, const char *arg, const aclmdlDataset *
     return acl__fail(api, ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
                      "%s %p is not a live aclmdlDataset (it was destroyed, or never created by aclmdlCreateDataset)",
                      arg, (const void *)ds);
-  size_t n = aclmdlGetDatasetNumBuffers(ds);
+  size_t n = ds->n;
   if (n != want)
     return acl__fail(api, code, __FILE__, __LINE__,
                      "%s holds %zu buffers, but model %u has %zu %ss: add one buffer per %s, in order", arg, n, m->id,
@@ -399,7 +396,7 @@ static int check_gear(const char *api, const acl__model *m, const aclmdlDataset 
                                                 : "aclmdlSetInputDynamicDims";
   for (size_t i = 0; i < gr->n_in; i++) {
     const acl__gear_shape *sh = &gr->in[i];
-    aclTensorDesc *desc = aclmdlGetDatasetTensorDesc(ds, i);
+    const aclTensorDesc *desc = acl__ds_desc(ds, i);
     for (int k = 0; k < sh->rank; k++) {
       if (sh->pos[k] < 0)
         continue;
@@ -408,9 +405,7 @@ static int check_gear(const char *api, const acl__model *m, const aclmdlDataset 
                          "model %u has gears (%s: %s), but no gear was chosen for input %zu (\"%s\"). Remedy: call "
                          "%s(modelId, input, %zu, ...) before executing", m->id, acl__gears_var(gr->kind), list, i,
                          tname(&g->tensors[g->inputs[i]]), set, g->n_inputs);
-      int64_t v = -1;
-      if (aclGetTensorDescNumDims(desc) != (size_t)sh->rank || aclGetTensorDescDimV2(desc, (size_t)k, &v) != 0)
-        v = -1;
+      int64_t v = desc->ndims == (size_t)sh->rank && !acl__td_unknown_rank(desc) ? desc->dims[k] : -1;
       size_t p = (size_t)sh->pos[k];
       if (vals[p] < 0)
         vals[p] = v;
@@ -427,14 +422,15 @@ static int check_gear(const char *api, const acl__model *m, const aclmdlDataset 
                      "(%s: %s). Remedy: choose a gear with %s rather than setting the descriptors by hand", m->id,
                      acl__gears_var(gr->kind), list, set);
   size_t x = g->n_inputs;
-  aclDataBuffer *buf = aclmdlGetDatasetBuffer(ds, x);
-  void *addr = aclGetDataBufferAddr(buf);
+  aclDataBuffer *buf = acl__ds_buffer(ds, x);
+  if (acl__data_buffer_check(api, "an input dataset buffer", buf) != 0)
+    return code;
+  void *addr = buf->data;
   size_t need = gr->n_key * sizeof(int64_t);
-  if (addr == NULL || aclGetDataBufferSizeV2(buf) < need)
+  if (addr == NULL || buf->length < need)
     return acl__fail(api, code, __FILE__, __LINE__,
                      "input %zu (\"%s\") needs a device buffer of %zu bytes (aclmdlGetInputSizeByIndex), but the "
-                     "dataset's buffer is %p, %zu bytes", x, ACL_DYNAMIC_TENSOR_NAME, need, addr,
-                     aclGetDataBufferSizeV2(buf));
+                     "dataset's buffer is %p, %zu bytes", x, ACL_DYNAMIC_TENSOR_NAME, need, addr, buf->length);
   return check_device_mem(api, code, m, "input", x, ACL_DYNAMIC_TENSOR_NAME, addr, need);
 }
 
