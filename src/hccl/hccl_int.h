@@ -11,9 +11,11 @@
  *           processes (MPI_COMM_NULL when every rank is here), the mailboxes
  *           of the ranks that talk through host memory.
  *   op      one collective call: a stream task (openacl/stream_task.h) that
- *           stages the device buffers into host memory, hands its messages
- *           to the progress engine, parks its stream, and when woken
- *           computes the result into device memory.
+ *           stages the device buffers into host memory, posts its messages,
+ *           and either sees them done at once (the task's fast path, all
+ *           peers in other processes) or hands them to the progress engine
+ *           and parks its stream; then it computes the result into device
+ *           memory.
  *   msg     one point-to-point transfer of an op: to or from a rank of this
  *           process (matched in the group's mailbox) or of another process
  *           (MPI_Isend / MPI_Irecv on the group's MPI communicator).
@@ -21,7 +23,8 @@
  * result computed in rank order, so every rank gets the same bits.
  *
  * Threads: the application's (API calls, communicator init), the device
- * executors (op task functions: staging and results), one progress thread
+ * executors (op task functions: staging, results, and the messages of ops
+ * whose peers are all in other processes for up to HCCL__TRY_NS), one progress thread
  * per process (progress.c: posts, matches and tests messages, enforces
  * HCCL_EXEC_TIMEOUT, wakes the tasks).  Only task functions touch device
  * memory; the progress thread touches host staging memory only.
@@ -237,6 +240,8 @@ struct hccl__op {
   uint32_t pending;            /* progress thread: messages not done */
   int zombie;                  /* timed out with MPI requests that would not cancel */
   int settled;                 /* the task's thread: no longer counted in comm->inflight */
+  int remote_only;             /* every message goes through MPI: the task may drive them (hccl__engine_try) */
+  int posted_by_task;          /* the task posted the messages (hccl__engine_try) */
   /* what the reduction computes */
   HcclDataType dtype;
   HcclReduceOp redop;
@@ -254,5 +259,15 @@ void hccl__op_unref(hccl__op *op);
 HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream);
 /* Progress engine: takes the op's messages (task function, first run). */
 void hccl__engine_post(hccl__op *op);
+/* The task function's fast path for an op whose peers are all in other
+ * processes: posts its messages from the calling thread and drives them
+ * for up to HCCL__TRY_NS.  1: the op is done (its task finishes it now);
+ * 0: handed to the engine with its messages posted (the task parks). */
+int hccl__engine_try(hccl__op *op);
+/* How long a task drives its own messages before it parks: long enough for a
+ * small or medium operation whose peers are there, short enough that a stream
+ * waiting on something else of this process parks soon (the executor is
+ * free again, and no wait depends on a spinning task). */
+#define HCCL__TRY_NS 300000u
 
 #endif

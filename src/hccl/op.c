@@ -1,7 +1,9 @@
 /*
  * op.c - an operation's life as a stream task: allocation, the task
- * function (stage in, hand to the progress engine, park; when woken, fail
- * with the engine's verdict or compute the result out), release.
+ * function (stage in, post the messages and drive them for a while when
+ * every peer is in another process, else hand them to the progress engine
+ * and park; when done, fail with the engine's verdict or compute the result
+ * out), release.
  *
  * The op's plan is data the builders in ops.c fill: messages over the host
  * staging buffer, copies in (device -> staging) made before the messages,
@@ -205,12 +207,13 @@ static int hccl__op_run(openaclStreamTask *t, void *arg) {
       return ACL_ERROR_BAD_ALLOC;
     }
     hccl__stage_in(op);
-    if (op->nmsgs == 0) {
+    if (op->nmsgs == 0 || (op->remote_only && hccl__engine_try(op))) {
       hccl__stage_out(op);
       hccl__op_settle(op, 1);
       return 0;
     }
-    hccl__engine_post(op);
+    if (!op->posted_by_task)
+      hccl__engine_post(op);
     return OPENACL_STREAM_TASK_PARK;
   }
   if (st == HCCL__OP_POSTED)
@@ -243,6 +246,9 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
     hccl__op_unref(op);
     return hccl__fail(api, HCCL_E_MEMORY, "out of host memory for the operation's messages");
   }
+  op->remote_only = 1;
+  for (uint32_t i = 0; i < op->nmsgs; i++)
+    op->remote_only &= !op->msgs[i].local;
   snprintf(what, sizeof(what), "%s (rank %u of %u)", api, c->rank, c->nranks);
   atomic_fetch_add(&c->inflight, 1);
   aclError rc = openaclLaunchStreamTask(stream, what, hccl__op_run, hccl__op_release, op);

@@ -4,7 +4,11 @@
  * nor the device executors ever wait on MPI.
  *
  * An op's task function stages its buffers and hands the op here
- * (hccl__engine_post), then parks its stream.  The thread posts the op's
+ * (hccl__engine_post), then parks its stream.  An op whose peers are all in
+ * other processes is first posted and driven by its task function itself
+ * (hccl__engine_try): a small operation then finishes without waking this
+ * thread and the stream's executor twice; one still running after
+ * HCCL__TRY_NS comes here with its messages posted.  The thread posts the op's
  * messages - local ones into the group's mailboxes (transport_local.c),
  * remote ones as MPI_Isend / MPI_Irecv on the group's communicator with the
  * tag (src rank * nranks + dst rank), which with MPI's non-overtaking rule
@@ -220,7 +224,8 @@ static void *hccl__engine_main(void *arg) {
       fresh = op->eng_next;
       op->eng_next = NULL;
       progressed = 1;
-      hccl__post(op);
+      if (!op->posted_by_task)
+        hccl__post(op);
       op->eng_next = active;
       active = op;
     }
@@ -279,9 +284,30 @@ static void *hccl__engine_main(void *arg) {
   return NULL;
 }
 
-void hccl__engine_post(hccl__op *op) {
+static void hccl__set_deadline(hccl__op *op) {
   if (op->comm->exec_timeout_s > 0)
     op->deadline_ns = hccl__now_ns() + (uint64_t)op->comm->exec_timeout_s * 1000000000u;
+}
+
+int hccl__engine_try(hccl__op *op) {
+  hccl__set_deadline(op);
+  hccl__post(op); /* MPI messages only: a failure is a message marked failed */
+  op->posted_by_task = 1;
+  uint64_t start = hccl__now_ns();
+  do {
+    if (hccl__test(op) != NULL)
+      break; /* the engine reports it, as for any op */
+    if (op->pending == 0)
+      return 1;
+    sched_yield();
+  } while (hccl__now_ns() - start < HCCL__TRY_NS);
+  hccl__engine_post(op);
+  return 0;
+}
+
+void hccl__engine_post(hccl__op *op) {
+  if (!op->posted_by_task)
+    hccl__set_deadline(op);
   pthread_mutex_lock(&op->lock);
   op->refs++; /* the engine's */
   pthread_mutex_unlock(&op->lock);
