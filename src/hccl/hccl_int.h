@@ -19,8 +19,8 @@
  *   msg     one point-to-point transfer of an op: to or from a rank of this
  *           process (matched in the group's mailbox) or of another process
  *           (MPI_Isend / MPI_Irecv on the group's MPI communicator).
- * Every collective is a set of messages between ranks posted at once, the
- * result computed in rank order, so every rank gets the same bits.
+ * Every collective is one or two sets of messages between ranks, each posted
+ * at once, with reductions in rank order, so every rank gets the same bits.
  *
  * Threads: the application's (API calls, communicator init), the device
  * executors (op task functions: staging, results, and the messages of ops
@@ -232,8 +232,10 @@ struct hccl__op {
   openaclStreamTask *task;     /* NULL once released */
   int refs;                    /* the task + the engine (op lock) */
   /* set by the builder, read by the task and the engine */
-  hccl__msg *msgs;
+  hccl__msg *msgs;             /* phase 0 ones first */
   uint32_t nmsgs, msgs_cap;
+  uint32_t nphase0;            /* messages of phase 0 (nmsgs: one phase) */
+  int phase;                   /* whoever drives the op: the phase posted */
   int plan_failed;             /* a message could not be planned (out of memory) */
   uint64_t deadline_ns;        /* engine: 0 = none */
   hccl__op *eng_next;          /* engine lists (engine lock / progress thread) */
@@ -269,5 +271,8 @@ int hccl__engine_try(hccl__op *op);
  * waiting on something else of this process parks soon (the executor is
  * free again, and no wait depends on a spinning task). */
 #define HCCL__TRY_NS 300000u
+/* Between the phases of a two-phase op (the engine or the task, whoever
+ * drives it): the reduction of phase 0's blocks (op.c). */
+void hccl__op_step(hccl__op *op);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct hccl__plan {
   size_t *red_off;   /* staging offsets of the blocks reduced, in rank order, into the first */
   uint32_t red_n;
   uint64_t red_count;
+  int red_between;   /* the reduction runs between the two phases, not before the copies out */
 } hccl__plan;
 
 /* Adds message op->nmsgs (the op was made with room for it). */
@@ -27,5 +28,8 @@ void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, siz
 int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64_t count);
+/* The messages planned so far are phase 0; those planned after, phase 1,
+ * posted once phase 0 is done and the reduction has run. */
+void hccl__plan_phase(hccl__op *op);
 
 #endif

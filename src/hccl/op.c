@@ -7,7 +7,8 @@
  *
  * The op's plan is data the builders in ops.c fill: messages over the host
  * staging buffer, copies in (device -> staging) made before the messages,
- * an optional reduction of n staging blocks into the first, and copies out
+ * an optional reduction of n staging blocks into the first (before the
+ * copies out, or between the two phases of a two-phase op), and copies out
  * (staging -> device) made after.  Only the task function touches device
  * memory, on a device executor with access enabled.
  */
@@ -120,6 +121,12 @@ int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64
   return 0;
 }
 
+void hccl__plan_phase(hccl__op *op) {
+  hccl__plan *p = op->extra;
+  op->nphase0 = op->nmsgs;
+  p->red_between = 1;
+}
+
 /* The staging buffer, taken when the task first runs rather than when the
  * call queues it: a program that queues many operations at once then
  * reuses one buffer (the comm's cache) instead of holding one each, and
@@ -153,11 +160,20 @@ static void hccl__stage_in(hccl__op *op) {
     memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
 }
 
-static void hccl__stage_out(hccl__op *op) {
+static void hccl__reduce_plan(hccl__op *op) {
   hccl__plan *p = op->extra;
   char *s = op->stage;
   for (uint32_t k = 1; k < p->red_n; k++)
     hccl__reduce(s + p->red_off[0], s + p->red_off[k], p->red_count, op->dtype, op->redop);
+}
+
+void hccl__op_step(hccl__op *op) { hccl__reduce_plan(op); }
+
+static void hccl__stage_out(hccl__op *op) {
+  hccl__plan *p = op->extra;
+  char *s = op->stage;
+  if (!p->red_between)
+    hccl__reduce_plan(op);
   for (uint32_t i = 0; i < p->nout; i++)
     memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);
 }
@@ -246,6 +262,8 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
     hccl__op_unref(op);
     return hccl__fail(api, HCCL_E_MEMORY, "out of host memory for the operation's messages");
   }
+  if (op->nphase0 == 0)
+    op->nphase0 = op->nmsgs; /* one phase */
   op->remote_only = 1;
   for (uint32_t i = 0; i < op->nmsgs; i++)
     op->remote_only &= !op->msgs[i].local;

@@ -11,7 +11,8 @@
  *
  * Plans: every rank sends what each peer needs directly to it and receives
  * directly from each; reductions run in rank order (0, 1, ..., n-1) on every
- * rank so that all get the same bits.  Buffers are staged, so any in-place
+ * rank so that all get the same bits.  A large AllReduce goes in two such
+ * exchanges (reduce-scatter, then all-gather).  Buffers are staged, so any in-place
  * use (sendBuf == recvBuf, or the NCCL-style in-place AllGather and
  * ReduceScatter) works.
  */
@@ -102,6 +103,57 @@ static int hccl__reduce_blocks(hccl__op *op, uint32_t n, size_t base, size_t B, 
 
 /* ---- AllReduce, Reduce --------------------------------------------------------- */
 
+/* Large AllReduces go in two phases, a reduce-scatter then an all-gather,
+ * each a direct exchange: rank r reduces chunk r of every rank's buffer (in
+ * rank order) and sends the result to every rank.  Each rank then sends and
+ * receives 2 (n - 1) / n of the buffer, as a ring does, where sending the
+ * whole buffer to every peer costs n - 1 buffers, and reduces one chunk
+ * instead of n buffers; every rank gets chunk r with rank r's bits. */
+#define HCCL__ALLREDUCE_SPLIT_MIN ((size_t)64 << 10)
+
+/* Chunk r of count elements split n ways: its first element and length. */
+static void hccl__chunk(uint64_t count, uint32_t n, uint32_t r, uint64_t *first, uint64_t *len) {
+  uint64_t base = count / n, rem = count % n;
+  *first = r * base + (r < rem ? r : rem);
+  *len = base + (r < rem);
+}
+
+/* staging: [0, B) this rank's buffer, whose chunk p goes to rank p and is
+ * replaced by the result's chunk p from it; then n blocks of this rank's
+ * chunk, one from each rank, reduced into the first. */
+static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sendBuf, void *recvBuf,
+                                       uint64_t count, HcclDataType t, HcclReduceOp redop) {
+  uint32_t n = c->nranks, me = c->rank;
+  size_t es = hccl__dtype_size(t), B = count * es;
+  uint64_t f, len;
+  hccl__chunk(count, n, me, &f, &len);
+  size_t C = len * es, mine = f * es, red = B;
+  hccl__op *o = hccl__new(c, api, 4 * (n - 1), B + n * C, t, redop);
+  if (o == NULL || hccl__plan_in(o, sendBuf, 0, B) || hccl__plan_in(o, (char *)sendBuf + mine, red + me * C, C) ||
+      hccl__reduce_blocks(o, n, red, C, len) || hccl__plan_out(o, recvBuf, 0, B) ||
+      hccl__plan_out(o, (char *)recvBuf + mine, red, C)) {
+    if (o != NULL)
+      hccl__op_unref(o);
+    return NULL;
+  }
+  for (uint32_t p = 0; p < n; p++)
+    if (p != me) {
+      uint64_t pf, pl;
+      hccl__chunk(count, n, p, &pf, &pl);
+      hccl__plan_msg(o, 1, p, pf * es, pl * es);
+      hccl__plan_msg(o, 0, p, red + p * C, C);
+    }
+  hccl__plan_phase(o);
+  for (uint32_t p = 0; p < n; p++)
+    if (p != me) {
+      uint64_t pf, pl;
+      hccl__chunk(count, n, p, &pf, &pl);
+      hccl__plan_msg(o, 1, p, red, C);
+      hccl__plan_msg(o, 0, p, pf * es, pl * es);
+    }
+  return o;
+}
+
 static HcclResult hccl__reduce_common(const char *api, void *sendBuf, void *recvBuf, uint64_t count,
                                       HcclDataType dataType, HcclReduceOp op, uint32_t root, int all, HcclComm comm,
                                       aclrtStream stream) {
@@ -120,6 +172,10 @@ static HcclResult hccl__reduce_common(const char *api, void *sendBuf, void *recv
   if ((rc = hccl__usable(api, c)) || (!all && (rc = hccl__rank_arg(api, "root", root, c))) ||
       (rc = hccl__devbuf(api, c, "sendBuf", sendBuf, B)) || (rc = hccl__devbuf(api, c, "recvBuf", recvBuf, B)))
     return rc;
+  if (all && n > 1 && B >= HCCL__ALLREDUCE_SPLIT_MIN && count >= n) {
+    hccl__op *o = hccl__allreduce_split(c, api, sendBuf, recvBuf, count, dataType, op);
+    return o != NULL ? hccl__op_launch(o, stream) : hccl__abort(o, api);
+  }
   int gather = all || me == root; /* this rank computes the result */
   hccl__op *o = hccl__new(c, api, all ? 2 * (n - 1) : gather ? n - 1 : 1, gather ? n * B : B, dataType, op);
   if (o == NULL)

@@ -19,6 +19,10 @@
  * names the peer rank, in the task's name, so the stream's synchronisation
  * reports it.
  *
+ * A two-phase op (AllReduce as reduce-scatter + all-gather) posts its
+ * phase-1 messages when phase 0's are done and its reduction has run, in
+ * whichever thread drives it.
+ *
  * Receives of a failed op are cancelled; sends MPI cannot cancel keep the op
  * alive as a zombie (its staging memory with it) until MPI lets go, and mark
  * the group's MPI communicator broken (never freed).
@@ -58,17 +62,17 @@ static int hccl__mpi_tag_of(hccl__op *op, hccl__msg *m) {
   return (int)(t % 32000u); /* under the smallest MPI_TAG_UB MPI allows */
 }
 
-/* Posts every message of a new op.  0, or -1 after ending the op. */
-static int hccl__post(hccl__op *op) {
+/* Posts messages [from, to) of an op (one phase).  0, or -1 after ending the op. */
+static int hccl__post(hccl__op *op, uint32_t from, uint32_t to) {
   char what[64];
-  op->pending = op->nmsgs;
-  for (uint32_t i = 0; i < op->nmsgs; i++) {
+  op->pending = to - from;
+  for (uint32_t i = from; i < to; i++) {
     hccl__msg *m = &op->msgs[i];
     if (m->local) {
       if (hccl__local_post(m) != 0) {
         snprintf(what, sizeof(what), "%s: rank %u and rank %u disagree on the count", op->api, op->comm->rank,
                  m->peer);
-        for (uint32_t j = 0; j < i; j++)
+        for (uint32_t j = from; j < i; j++)
           if (op->msgs[j].local && !op->msgs[j].done)
             hccl__local_cancel(&op->msgs[j]);
         /* remote ones already posted are left to finish as a zombie below */
@@ -185,6 +189,13 @@ static hccl__msg *hccl__first_pending(hccl__op *op) {
   return NULL;
 }
 
+/* Phase 0 of a two-phase op is done: its step, then phase 1's messages. */
+static void hccl__next_phase(hccl__op *op) {
+  hccl__op_step(op);
+  op->phase = 1;
+  hccl__post(op, op->nphase0, op->nmsgs);
+}
+
 static void *hccl__engine_main(void *arg) {
   (void)arg;
   hccl__op *active = NULL; /* this thread's */
@@ -225,7 +236,7 @@ static void *hccl__engine_main(void *arg) {
       op->eng_next = NULL;
       progressed = 1;
       if (!op->posted_by_task)
-        hccl__post(op);
+        hccl__post(op, 0, op->nphase0);
       op->eng_next = active;
       active = op;
     }
@@ -252,6 +263,9 @@ static void *hccl__engine_main(void *arg) {
           atomic_store(&op->comm->async_error, HCCL_E_REMOTE);
           hccl__op_end(op, ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, what);
           drop = !op->zombie;
+        } else if (op->pending == 0 && op->phase == 0 && op->nphase0 < op->nmsgs) {
+          hccl__next_phase(op); /* a failure there ends the op as a zombie: dropped once MPI lets go */
+          progressed = 1;
         } else if (op->pending == 0) {
           hccl__op_end(op, 0, NULL);
           drop = 1;
@@ -291,14 +305,18 @@ static void hccl__set_deadline(hccl__op *op) {
 
 int hccl__engine_try(hccl__op *op) {
   hccl__set_deadline(op);
-  hccl__post(op); /* MPI messages only: a failure is a message marked failed */
+  hccl__post(op, 0, op->nphase0); /* MPI messages only: a failure is a message marked failed */
   op->posted_by_task = 1;
   uint64_t start = hccl__now_ns();
   do {
     if (hccl__test(op) != NULL)
       break; /* the engine reports it, as for any op */
-    if (op->pending == 0)
-      return 1;
+    if (op->pending == 0) {
+      if (op->phase == 1 || op->nphase0 == op->nmsgs)
+        return 1;
+      hccl__next_phase(op);
+      continue;
+    }
     sched_yield();
   } while (hccl__now_ns() - start < HCCL__TRY_NS);
   hccl__engine_post(op);
