@@ -97,6 +97,8 @@ int hccl__env_exec_timeout(void) { return hccl__env_int("HCCL_EXEC_TIMEOUT", 183
  * tests of missing ranks finish quickly. */
 int hccl__env_connect_timeout(void) { return hccl__env_int("HCCL_CONNECT_TIMEOUT", 120, 1, 7200); }
 
+int hccl__env_zero_copy(void) { return hccl__env_int("OPENACL_HCCL_ZERO_COPY", 1, 0, 1); }
+
 uint64_t hccl__now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -11,23 +11,27 @@
  *           processes (MPI_COMM_NULL when every rank is here), the mailboxes
  *           of the ranks that talk through host memory.
  *   op      one collective call: a stream task (openacl/stream_task.h) that
- *           stages the device buffers into host memory, posts its messages,
- *           and either sees them done at once (the task's fast path, all
- *           peers in other processes) or hands them to the progress engine
- *           and parks its stream; then it computes the result into device
- *           memory.
+ *           copies what it must from device memory into host staging
+ *           memory, posts its messages, and either sees them done at once
+ *           (the task's fast path, all peers in other processes) or hands
+ *           them to the progress engine and parks its stream; then it
+ *           computes the result into device memory.
  *   msg     one point-to-point transfer of an op: to or from a rank of this
  *           process (matched in the group's mailbox) or of another process
- *           (MPI_Isend / MPI_Irecv on the group's MPI communicator).
+ *           (MPI_Isend / MPI_Irecv on the group's MPI communicator), from or
+ *           into staging memory or, where the memory protection allows it,
+ *           device memory itself (through openaclDevicePtr's addresses).
  * Every collective is one or two sets of messages between ranks, each posted
  * at once, with reductions in rank order, so every rank gets the same bits.
  *
  * Threads: the application's (API calls, communicator init), the device
  * executors (op task functions: staging, results, and the messages of ops
- * whose peers are all in other processes for up to HCCL__TRY_NS), one progress thread
- * per process (progress.c: posts, matches and tests messages, enforces
- * HCCL_EXEC_TIMEOUT, wakes the tasks).  Only task functions touch device
- * memory; the progress thread touches host staging memory only.
+ * whose peers are all in other processes for up to HCCL__TRY_NS), one
+ * progress thread per process (progress.c: posts, matches and tests
+ * messages, enforces HCCL_EXEC_TIMEOUT, wakes the tasks).  Task functions
+ * touch device memory (with access enabled); the progress thread and MPI
+ * touch staging memory, and device memory only through openaclDevicePtr's
+ * addresses when no protection keys guard it (op->direct).
  *
  * Lock order (outer first):
  *   registry lock (comm.c: the live communicators and the groups by id)
@@ -65,6 +69,9 @@ const char *hccl__result_name(HcclResult code);
 /* HCCL_EXEC_TIMEOUT in seconds (0 = never), HCCL_CONNECT_TIMEOUT in seconds. */
 int hccl__env_exec_timeout(void);
 int hccl__env_connect_timeout(void);
+/* OPENACL_HCCL_ZERO_COPY: 1 (default) lets messages use device memory itself where the memory protection
+ * allows it, 0 stages every message through host memory. */
+int hccl__env_zero_copy(void);
 uint64_t hccl__now_ns(void);
 
 /* ---- data types and reductions (reduce.c) ----------------------------------- */
@@ -180,6 +187,7 @@ struct hccl__comm {
   atomic_int inflight;         /* ops queued and not yet released */
   atomic_int async_error;      /* HcclResult of the first failed op */
   atomic_int status;           /* HcclCommStatus */
+  atomic_int direct;           /* messages use device memory itself: 0 not known yet, 1 yes, 2 no (op.c) */
   /* One staging buffer kept between operations (op.c): a fresh one each
    * time costs page faults and unmaps that cost more than the copy. */
   pthread_mutex_t stage_lock;  /* guards the two below */
@@ -209,8 +217,9 @@ struct hccl__msg {
   hccl__op *op;
   int send;                    /* 1 send, 0 receive */
   uint32_t peer;               /* the other rank */
-  void *buf;                   /* host staging memory: op->stage + off, once the task runs */
+  void *buf;                   /* the data: op->stage + off, or the runtime's address of dev, once the task runs */
   size_t off;
+  void *dev;                   /* device memory the message may use directly (op->direct), else NULL */
   size_t bytes;
   int local;                   /* peer in this process: mailbox */
   int done;                    /* progress thread (local: group lock) */
@@ -242,6 +251,7 @@ struct hccl__op {
   uint32_t pending;            /* progress thread: messages not done */
   int zombie;                  /* timed out with MPI requests that would not cancel */
   int settled;                 /* the task's thread: no longer counted in comm->inflight */
+  int direct;                  /* messages with dev use it: no copy through staging for them */
   int remote_only;             /* every message goes through MPI: the task may drive them (hccl__engine_try) */
   int posted_by_task;          /* the task posted the messages (hccl__engine_try) */
   /* what the reduction computes */

@@ -11,6 +11,7 @@ typedef struct hccl__copy {
   void *dev;     /* device address as host code holds it (translated when used) */
   size_t off;    /* staging offset */
   size_t bytes;
+  int for_msg;   /* stages a message's data: skipped when the op is direct */
 } hccl__copy;
 
 typedef struct hccl__plan {
@@ -24,6 +25,14 @@ typedef struct hccl__plan {
 
 /* Adds message op->nmsgs (the op was made with room for it). */
 void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, size_t bytes);
+/* A message whose data is device memory [dev, dev + bytes).  When the
+ * memory protection lets the runtime's other threads reach device memory
+ * (no protection keys), MPI and the progress thread use it directly
+ * (openaclDevicePtr): no copy through host memory.  Otherwise, or when the
+ * op's direct messages overlap (in-place uses), it goes through staging
+ * at stage_off with the copy in (a send) or out (a receive) that implies;
+ * copies in of the same range are made once.  0, or -1 out of memory. */
+int hccl__plan_msg_dev(hccl__op *op, int send, uint32_t peer, size_t stage_off, const void *dev, size_t bytes);
 /* 0, or -1 out of memory. */
 int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);

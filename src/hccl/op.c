@@ -6,17 +6,23 @@
  * out), release.
  *
  * The op's plan is data the builders in ops.c fill: messages over the host
- * staging buffer, copies in (device -> staging) made before the messages,
- * an optional reduction of n staging blocks into the first (before the
- * copies out, or between the two phases of a two-phase op), and copies out
- * (staging -> device) made after.  Only the task function touches device
- * memory, on a device executor with access enabled.
+ * staging buffer or device memory (direct messages), copies in (device ->
+ * staging) made before the messages, an optional reduction of n staging
+ * blocks into the first (before the copies out, or between the two phases
+ * of a two-phase op), and copies out (staging -> device) made after.  The
+ * copies run in the task function, on a device executor with access
+ * enabled.  Direct messages are read and written by MPI and the progress
+ * thread through openaclDevicePtr's addresses: only where the device's
+ * memory protection is not protection keys, which open device memory to
+ * the executors alone (under "alias" the runtime's addresses are a mapping
+ * any thread of the process may use; under "off" all memory is open).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hccl/hccl_ops.h"
+#include "openacl/openacl.h"
 
 hccl__op *hccl__op_new(hccl__comm *c, const char *api, uint32_t nmsgs, size_t stage) {
   hccl__op *op = calloc(1, sizeof(*op));
@@ -90,24 +96,39 @@ void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, siz
   } while (off < bytes);
 }
 
-int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes) {
+static int hccl__plan_copy(hccl__op *op, int in, const void *dev, size_t stage_off, size_t bytes, int for_msg) {
   hccl__plan *p = op->extra;
+  hccl__copy **arr = in ? &p->in : &p->out;
+  uint32_t *n = in ? &p->nin : &p->nout, *cap = in ? &p->in_cap : &p->out_cap;
   if (bytes == 0)
     return 0;
-  if (hccl__grow((void **)&p->in, &p->in_cap, p->nin + 1, sizeof(*p->in)) != 0)
+  for (uint32_t i = 0; in && i < *n; i++)
+    if ((*arr)[i].dev == dev && (*arr)[i].off == stage_off && (*arr)[i].bytes == bytes) {
+      (*arr)[i].for_msg &= for_msg; /* needed by the op itself too: made even when direct */
+      return 0;
+    }
+  if (hccl__grow((void **)arr, cap, *n + 1, sizeof(**arr)) != 0)
     return -1;
-  p->in[p->nin++] = (hccl__copy){(void *)(uintptr_t)dev, stage_off, bytes};
+  (*arr)[(*n)++] = (hccl__copy){(void *)(uintptr_t)dev, stage_off, bytes, for_msg};
   return 0;
 }
 
+int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes) {
+  return hccl__plan_copy(op, 1, dev, stage_off, bytes, 0);
+}
+
 int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes) {
-  hccl__plan *p = op->extra;
+  return hccl__plan_copy(op, 0, dev, stage_off, bytes, 0);
+}
+
+int hccl__plan_msg_dev(hccl__op *op, int send, uint32_t peer, size_t stage_off, const void *dev, size_t bytes) {
+  uint32_t first = op->nmsgs;
+  hccl__plan_msg(op, send, peer, stage_off, bytes);
   if (bytes == 0)
-    return 0;
-  if (hccl__grow((void **)&p->out, &p->out_cap, p->nout + 1, sizeof(*p->out)) != 0)
-    return -1;
-  p->out[p->nout++] = (hccl__copy){dev, stage_off, bytes};
-  return 0;
+    return 0; /* moves nothing: no address to translate (a V count of 0 may come with any displacement) */
+  for (uint32_t i = first; i < op->nmsgs; i++) /* the parts of a message above HCCL__MSG_MAX */
+    op->msgs[i].dev = (char *)(uintptr_t)dev + (op->msgs[i].off - stage_off);
+  return hccl__plan_copy(op, send, dev, stage_off, bytes, 1);
 }
 
 int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64_t count) {
@@ -134,6 +155,9 @@ void hccl__plan_phase(hccl__op *op) {
  * 0, or -1 out of memory. */
 static int hccl__stage_take(hccl__op *op) {
   hccl__comm *c = op->comm;
+  for (uint32_t i = 0; i < op->nmsgs; i++)
+    if (op->direct && op->msgs[i].dev != NULL)
+      op->msgs[i].buf = openaclDevicePtr(op->msgs[i].dev);
   if (op->stage_bytes == 0)
     return 0;
   pthread_mutex_lock(&c->stage_lock);
@@ -150,14 +174,16 @@ static int hccl__stage_take(hccl__op *op) {
     op->stage_cap = op->stage_bytes;
   }
   for (uint32_t i = 0; i < op->nmsgs; i++)
-    op->msgs[i].buf = (char *)op->stage + op->msgs[i].off;
+    if (!op->direct || op->msgs[i].dev == NULL)
+      op->msgs[i].buf = (char *)op->stage + op->msgs[i].off;
   return 0;
 }
 
 static void hccl__stage_in(hccl__op *op) {
   hccl__plan *p = op->extra;
   for (uint32_t i = 0; i < p->nin; i++)
-    memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
+    if (!(op->direct && p->in[i].for_msg))
+      memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
 }
 
 static void hccl__reduce_plan(hccl__op *op) {
@@ -175,7 +201,8 @@ static void hccl__stage_out(hccl__op *op) {
   if (!p->red_between)
     hccl__reduce_plan(op);
   for (uint32_t i = 0; i < p->nout; i++)
-    memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);
+    if (!(op->direct && p->out[i].for_msg))
+      memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);
 }
 
 /* The op no longer counts as in flight for HcclCommDestroy: called by the
@@ -254,6 +281,38 @@ static void hccl__op_release(void *arg, int ran) {
   hccl__op_unref(op);
 }
 
+static int hccl__overlap(const hccl__msg *a, const hccl__msg *b) {
+  const char *x = a->dev, *y = b->dev;
+  return x < y + b->bytes && y < x + a->bytes;
+}
+
+/* Whether the op's messages may use device memory itself: the comm's device
+ * lets the runtime's threads reach it (no protection keys: the progress
+ * thread and MPI have no access of their own to enable), and no direct
+ * receive overlaps another direct message of its phase (in-place uses
+ * then go through staging, which gives every message its own memory). */
+static int hccl__direct_ok(hccl__op *op) {
+  hccl__comm *c = op->comm;
+  int d = atomic_load(&c->direct);
+  if (d == 0) {
+    const char *mech = NULL;
+    d = hccl__env_zero_copy() && openaclGetMemoryProtection(c->device, &mech) == ACL_SUCCESS && mech != NULL &&
+                strcmp(mech, "pkeys") != 0 ? 1 : 2;
+    atomic_store(&c->direct, d);
+  }
+  if (d != 1)
+    return 0;
+  for (uint32_t i = 0; i < op->nmsgs; i++) {
+    hccl__msg *a = &op->msgs[i];
+    for (uint32_t j = i + 1; a->dev != NULL && j < op->nmsgs; j++) {
+      hccl__msg *b = &op->msgs[j];
+      if (b->dev != NULL && (!a->send || !b->send) && (i < op->nphase0) == (j < op->nphase0) && hccl__overlap(a, b))
+        return 0;
+    }
+  }
+  return 1;
+}
+
 HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
   hccl__comm *c = op->comm;
   const char *api = op->api;
@@ -264,6 +323,7 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
   }
   if (op->nphase0 == 0)
     op->nphase0 = op->nmsgs; /* one phase */
+  op->direct = hccl__direct_ok(op);
   op->remote_only = 1;
   for (uint32_t i = 0; i < op->nmsgs; i++)
     op->remote_only &= !op->msgs[i].local;

@@ -12,9 +12,12 @@
  * Plans: every rank sends what each peer needs directly to it and receives
  * directly from each; reductions run in rank order (0, 1, ..., n-1) on every
  * rank so that all get the same bits.  A large AllReduce goes in two such
- * exchanges (reduce-scatter, then all-gather).  Buffers are staged, so any in-place
- * use (sendBuf == recvBuf, or the NCCL-style in-place AllGather and
- * ReduceScatter) works.
+ * exchanges (reduce-scatter, then all-gather).  Messages whose data sits in
+ * the caller's buffers as it travels use them directly
+ * (hccl__plan_msg_dev) where the memory protection allows; the rest, and
+ * every message of an op whose direct messages would overlap, go through
+ * host staging, so any in-place use (sendBuf == recvBuf, or the NCCL-style
+ * in-place AllGather and ReduceScatter) works.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +122,9 @@ static void hccl__chunk(uint64_t count, uint32_t n, uint32_t r, uint64_t *first,
 }
 
 /* staging: [0, B) this rank's buffer, whose chunk p goes to rank p and is
- * replaced by the result's chunk p from it; then n blocks of this rank's
- * chunk, one from each rank, reduced into the first. */
+ * replaced by the result's chunk p from it (direct messages: device memory
+ * instead); then n blocks of this rank's chunk, one from each rank, reduced
+ * into the first. */
 static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sendBuf, void *recvBuf,
                                        uint64_t count, HcclDataType t, HcclReduceOp redop) {
   uint32_t n = c->nranks, me = c->rank;
@@ -129,28 +133,28 @@ static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sen
   hccl__chunk(count, n, me, &f, &len);
   size_t C = len * es, mine = f * es, red = B;
   hccl__op *o = hccl__new(c, api, 4 * (n - 1), B + n * C, t, redop);
-  if (o == NULL || hccl__plan_in(o, sendBuf, 0, B) || hccl__plan_in(o, (char *)sendBuf + mine, red + me * C, C) ||
-      hccl__reduce_blocks(o, n, red, C, len) || hccl__plan_out(o, recvBuf, 0, B) ||
-      hccl__plan_out(o, (char *)recvBuf + mine, red, C)) {
-    if (o != NULL)
-      hccl__op_unref(o);
-    return NULL;
-  }
-  for (uint32_t p = 0; p < n; p++)
+  int bad = o == NULL || hccl__plan_in(o, (char *)sendBuf + mine, red + me * C, C) ||
+            hccl__reduce_blocks(o, n, red, C, len) || hccl__plan_out(o, (char *)recvBuf + mine, red, C);
+  for (uint32_t p = 0; !bad && p < n; p++)
     if (p != me) {
       uint64_t pf, pl;
       hccl__chunk(count, n, p, &pf, &pl);
-      hccl__plan_msg(o, 1, p, pf * es, pl * es);
+      bad = hccl__plan_msg_dev(o, 1, p, pf * es, (char *)sendBuf + pf * es, pl * es);
       hccl__plan_msg(o, 0, p, red + p * C, C);
     }
-  hccl__plan_phase(o);
-  for (uint32_t p = 0; p < n; p++)
+  if (!bad)
+    hccl__plan_phase(o);
+  for (uint32_t p = 0; !bad && p < n; p++)
     if (p != me) {
       uint64_t pf, pl;
       hccl__chunk(count, n, p, &pf, &pl);
       hccl__plan_msg(o, 1, p, red, C);
-      hccl__plan_msg(o, 0, p, pf * es, pl * es);
+      bad = hccl__plan_msg_dev(o, 0, p, pf * es, (char *)recvBuf + pf * es, pl * es);
     }
+  if (bad && o != NULL) {
+    hccl__op_unref(o);
+    o = NULL;
+  }
   return o;
 }
 
@@ -186,14 +190,13 @@ static HcclResult hccl__reduce_common(const char *api, void *sendBuf, void *recv
       return hccl__abort(o, api);
     for (uint32_t p = 0; p < n; p++)
       if (p != me) {
-        if (all)
-          hccl__plan_msg(o, 1, p, me * B, B);
+        if (all && hccl__plan_msg_dev(o, 1, p, me * B, sendBuf, B))
+          return hccl__abort(o, api);
         hccl__plan_msg(o, 0, p, p * B, B);
       }
   } else {
-    if (hccl__plan_in(o, sendBuf, 0, B))
+    if (hccl__plan_msg_dev(o, 1, root, 0, sendBuf, B))
       return hccl__abort(o, api);
-    hccl__plan_msg(o, 1, root, 0, B);
   }
   return hccl__op_launch(o, stream);
 }
@@ -230,17 +233,10 @@ HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint3
   hccl__op *o = hccl__new(c, api, me == root ? n - 1 : 1, B, dataType, HCCL_REDUCE_SUM);
   if (o == NULL)
     return hccl__abort(o, api);
-  if (me == root) {
-    if (hccl__plan_in(o, buf, 0, B))
-      return hccl__abort(o, api);
-    for (uint32_t p = 0; p < n; p++)
-      if (p != me)
-        hccl__plan_msg(o, 1, p, 0, B);
-  } else {
-    if (hccl__plan_out(o, buf, 0, B))
-      return hccl__abort(o, api);
-    hccl__plan_msg(o, 0, root, 0, B);
-  }
+  for (uint32_t p = 0; p < n; p++)
+    if ((me == root && p != me) || (me != root && p == root))
+      if (hccl__plan_msg_dev(o, me == root, p, 0, buf, B))
+        return hccl__abort(o, api);
   return hccl__op_launch(o, stream);
 }
 
@@ -267,15 +263,14 @@ HcclResult HcclScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDat
   if (o == NULL)
     return hccl__abort(o, api);
   if (me == root) {
-    if (hccl__plan_in(o, sendBuf, 0, n * B) || hccl__plan_out(o, recvBuf, me * B, B))
+    if (hccl__plan_in(o, (char *)sendBuf + me * B, me * B, B) || hccl__plan_out(o, recvBuf, me * B, B))
       return hccl__abort(o, api);
     for (uint32_t p = 0; p < n; p++)
-      if (p != me)
-        hccl__plan_msg(o, 1, p, p * B, B);
+      if (p != me && hccl__plan_msg_dev(o, 1, p, p * B, (char *)sendBuf + p * B, B))
+        return hccl__abort(o, api);
   } else {
-    if (hccl__plan_out(o, recvBuf, 0, B))
+    if (hccl__plan_msg_dev(o, 0, root, 0, recvBuf, B))
       return hccl__abort(o, api);
-    hccl__plan_msg(o, 0, root, 0, B);
   }
   return hccl__op_launch(o, stream);
 }
@@ -301,13 +296,12 @@ HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclD
       (rc = hccl__devbuf(api, c, "recvBuf", recvBuf, n * B)))
     return rc;
   hccl__op *o = hccl__new(c, api, 2 * (n - 1), n * B, dataType, HCCL_REDUCE_SUM);
-  if (o == NULL || hccl__plan_in(o, sendBuf, me * B, B) || hccl__plan_out(o, recvBuf, 0, n * B))
+  if (o == NULL || hccl__plan_in(o, sendBuf, me * B, B) || hccl__plan_out(o, (char *)recvBuf + me * B, me * B, B))
     return hccl__abort(o, api);
   for (uint32_t p = 0; p < n; p++)
-    if (p != me) {
-      hccl__plan_msg(o, 1, p, me * B, B);
-      hccl__plan_msg(o, 0, p, p * B, B);
-    }
+    if (p != me && (hccl__plan_msg_dev(o, 1, p, me * B, sendBuf, B) ||
+                    hccl__plan_msg_dev(o, 0, p, p * B, (char *)recvBuf + p * B, B)))
+      return hccl__abort(o, api);
   return hccl__op_launch(o, stream);
 }
 
@@ -331,13 +325,13 @@ HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, H
     return rc;
   /* staging: [0, nB) my input, [nB, 2nB) block me of every rank's input */
   hccl__op *o = hccl__new(c, api, 2 * (n - 1), 2 * n * B, dataType, op);
-  if (o == NULL || hccl__plan_in(o, sendBuf, 0, n * B) ||
-      hccl__plan_in(o, (const char *)sendBuf + me * B, n * B + me * B, B) ||
+  if (o == NULL || hccl__plan_in(o, (const char *)sendBuf + me * B, n * B + me * B, B) ||
       hccl__reduce_blocks(o, n, n * B, B, recvCount) || hccl__plan_out(o, recvBuf, n * B, B))
     return hccl__abort(o, api);
   for (uint32_t p = 0; p < n; p++)
     if (p != me) {
-      hccl__plan_msg(o, 1, p, p * B, B);
+      if (hccl__plan_msg_dev(o, 1, p, p * B, (char *)sendBuf + p * B, B))
+        return hccl__abort(o, api);
       hccl__plan_msg(o, 0, p, n * B + p * B, B);
     }
   return hccl__op_launch(o, stream);
@@ -390,7 +384,6 @@ static HcclResult hccl__exchange(const char *api, hccl__comm *c, const void *sen
     roff[p] = r;
     s += scount[p] * ses;
     r += rcount[p] * res;
-    bad |= hccl__plan_in(o, (const char *)sendBuf + sdispl[p] * ses, soff[p], scount[p] * ses);
   }
   /* my own block: straight from my input into my receive slot */
   bad = bad || hccl__plan_in(o, (const char *)sendBuf + sdispl[me] * ses, roff[me], rcount[me] * res);
@@ -398,13 +391,16 @@ static HcclResult hccl__exchange(const char *api, hccl__comm *c, const void *sen
     bad = hccl__plan_reduce(o, n, roff, rcount[me]) ||
           hccl__plan_out(o, (void *)(uintptr_t)recvBuf, roff[0], rcount[me] * res);
   } else {
-    for (uint32_t p = 0; !bad && p < n; p++)
-      bad |= hccl__plan_out(o, (char *)(uintptr_t)recvBuf + rdispl[p] * res, roff[p], rcount[p] * res);
+    bad = hccl__plan_out(o, (char *)(uintptr_t)recvBuf + rdispl[me] * res, roff[me], rcount[me] * res);
   }
   for (uint32_t p = 0; !bad && p < n; p++)
     if (p != me) {
-      hccl__plan_msg(o, 1, p, soff[p], scount[p] * ses);
-      hccl__plan_msg(o, 0, p, roff[p], rcount[p] * res);
+      bad = hccl__plan_msg_dev(o, 1, p, soff[p], (const char *)sendBuf + sdispl[p] * ses, scount[p] * ses);
+      if (reduce)
+        hccl__plan_msg(o, 0, p, roff[p], rcount[p] * res);
+      else
+        bad = bad || hccl__plan_msg_dev(o, 0, p, roff[p], (char *)(uintptr_t)recvBuf + rdispl[p] * res,
+                                        rcount[p] * res);
     }
   free(soff), free(roff);
   if (bad)
@@ -594,9 +590,8 @@ static HcclResult hccl__p2p(const char *api, int send, void *buf, uint64_t count
   if (hccl__group_active()) /* issued with the rest of the group by HcclGroupEnd */
     return hccl__group_add(api, comm, stream, send ? HCCL_SEND : HCCL_RECV, buf, count, dataType, peer);
   hccl__op *o = hccl__new(c, api, 1, B, dataType, HCCL_REDUCE_SUM);
-  if (o == NULL || (send ? hccl__plan_in(o, buf, 0, B) : hccl__plan_out(o, buf, 0, B)))
+  if (o == NULL || hccl__plan_msg_dev(o, send, peer, 0, buf, B))
     return hccl__abort(o, api);
-  hccl__plan_msg(o, send, peer, 0, B);
   return hccl__op_launch(o, stream);
 }
 
@@ -675,11 +670,7 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_t itemNum, H
       self_off = off;
       bad = hccl__plan_in(o, it->buf, off, B);
     } else if ((int)i != self_recv) {
-      if (it->sendRecvType == HCCL_SEND)
-        bad = hccl__plan_in(o, it->buf, off, B);
-      else
-        bad = hccl__plan_out(o, it->buf, off, B);
-      hccl__plan_msg(o, it->sendRecvType == HCCL_SEND, it->remoteRank, off, B);
+      bad = hccl__plan_msg_dev(o, it->sendRecvType == HCCL_SEND, it->remoteRank, off, it->buf, B);
     }
     off += B;
   }

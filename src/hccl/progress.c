@@ -25,7 +25,10 @@
  *
  * Receives of a failed op are cancelled; sends MPI cannot cancel keep the op
  * alive as a zombie (its staging memory with it) until MPI lets go, and mark
- * the group's MPI communicator broken (never freed).
+ * the group's MPI communicator broken (never freed).  A direct message's
+ * memory is the application's device memory, which a zombie cannot keep:
+ * a receive Open MPI could not cancel (one it had started to match) may
+ * still write its part of the output buffer (docs/distributed.md).
  *
  * Locks: the engine lock guards the queue of new ops; the thread's active
  * list is its own.  The op lock is taken to finish an op (then the stream
