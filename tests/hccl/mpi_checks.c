@@ -20,6 +20,15 @@
  *   mpi_checks kill    the last rank is killed (SIGKILL) after the
  *                      communicator is made: the others fail with 507057 or
  *                      507046 naming it, never hang
+ *   mpi_checks stall_split, kill_split   the same with an AllReduce large
+ *                      enough to go in two phases (reduce-scatter, all-gather)
+ *   mpi_checks sizes   AllReduce (also in place), AllGather (also both in-place
+ *                      forms), ReduceScatter (also in place), Broadcast,
+ *                      Reduce, Scatter, AlltoAll and Send/Recv from 1 element
+ *                      to past 1 MiB, counts that do not divide by the ranks:
+ *                      each algorithm (direct and two-phase), the task's own
+ *                      fast path and the progress thread's, messages from
+ *                      device memory and staged (OPENACL_HCCL_ZERO_COPY)
  *
  * Prints "rank r: ok ..." per rank and exits 0 when what it checks holds.
  */
@@ -115,7 +124,9 @@ static int check_order(HcclComm comm, int rank, int size) {
   return 0;
 }
 
-static int check_fault(HcclComm comm, int rank, int size, int kill_it) {
+static int check_fault(HcclComm comm, int rank, int size, const char *mode) {
+  int kill_it = strncmp(mode, "kill", 4) == 0;
+  uint64_t count = strstr(mode, "split") != NULL ? 200000 : 1024; /* 800 KB: two phases */
   int victim = size - 1;
   if (rank == victim) {
     if (kill_it) {
@@ -130,10 +141,10 @@ static int check_fault(HcclComm comm, int rank, int size, int kill_it) {
   aclrtStream s;
   OK(aclrtCreateStream(&s));
   void *buf;
-  OK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
-  OK(aclrtMemset(buf, 4096, 0, 4096));
+  OK(aclrtMalloc(&buf, count * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMemset(buf, count * 4, 0, count * 4));
   double t0 = now_s();
-  OK(HcclAllReduce(buf, buf, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+  OK(HcclAllReduce(buf, buf, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
   int rc = aclrtSynchronizeStream(s);
   double dt = now_s() - t0;
   const char *msg = aclGetRecentErrMsg();
@@ -147,11 +158,141 @@ static int check_fault(HcclComm comm, int rank, int size, int kill_it) {
   OK(HcclGetCommAsyncError(comm, &async));
   if (async != HCCL_E_TIMEOUT && async != HCCL_E_REMOTE)
     FAIL("HcclGetCommAsyncError gave %d", (int)async);
-  printf("rank %d: ok %s after %.1f s with %d naming %s\n", rank, kill_it ? "kill" : "stall", dt, rc, peer);
+  printf("rank %d: ok %s after %.1f s with %d naming %s\n", rank, mode, dt, rc, peer);
   fflush(stdout);
   aclrtFree(buf);
   OK(aclrtDestroyStream(s));
   return 0;
+}
+
+/* Element i of rank r's input: small integers, so that float sums are exact. */
+static float val(int r, uint64_t i) { return (float)((r * 7 + (int)(i % 13)) % 11); }
+
+static int expect(const char *what, uint64_t count, const float *got, uint64_t i, float want) {
+  if (got[i] != want) {
+    printf("rank %d: FAILED %s count %llu [%llu]: got %g, want %g\n", g_rank, what, (unsigned long long)count,
+           (unsigned long long)i, got[i], want);
+    return 1;
+  }
+  return 0;
+}
+
+static int check_sizes(HcclComm comm, int rank, int size) {
+  static const uint64_t counts[] = {1, 1000, 40001, 300001};
+  uint32_t n = (uint32_t)size, me = (uint32_t)rank;
+  aclrtStream s;
+  OK(aclrtCreateStream(&s));
+  size_t cap = 300001 * 4 * ((size_t)size + 1);
+  float *h = malloc(cap), *out = malloc(cap);
+  void *a, *b;
+  OK(aclrtMalloc(&a, cap, ACL_MEM_MALLOC_HUGE_FIRST));
+  OK(aclrtMalloc(&b, cap, ACL_MEM_MALLOC_HUGE_FIRST));
+  float *da = a, *db = b;
+  int bad = 0;
+  for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]) && !bad; k++) {
+    uint64_t c = counts[k], nc = c * n;
+    size_t B = c * 4;
+    for (uint64_t i = 0; i < nc; i++)
+      h[i] = val(rank, i);
+    /* AllReduce, out of place then in place, queued back to back */
+    OK(aclrtMemcpy(a, nc * 4, h, nc * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(HcclAllReduce(a, b, c, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+    OK(HcclAllReduce(a, a, c, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, comm, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtMemcpy(out, B, b, B, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint64_t i = 0; i < c && !bad; i++) {
+      float want = 0;
+      for (int r = 0; r < size; r++)
+        want += val(r, i);
+      bad = expect("allreduce", c, out, i, want);
+    }
+    OK(aclrtMemcpy(out, B, a, B, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint64_t i = 0; i < c && !bad; i++) {
+      float want = 0;
+      for (int r = 0; r < size; r++)
+        want = val(r, i) > want ? val(r, i) : want;
+      bad = expect("allreduce in place", c, out, i, want);
+    }
+    /* AllGather: out of place; NCCL-style (sendBuf is block `me` of recvBuf);
+     * sendBuf == recvBuf (block 0: overlaps what the other ranks send) */
+    OK(aclrtMemcpy(a, B, h, B, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(HcclAllGather(a, b, c, HCCL_DATA_TYPE_FP32, comm, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtMemcpy(out, nc * 4, b, nc * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint64_t i = 0; i < nc && !bad; i++)
+      bad = expect("allgather", c, out, i, val((int)(i / c), i % c));
+    for (int form = 0; form < 2 && !bad; form++) {
+      float *send = form == 0 ? db + me * c : db;
+      OK(aclrtMemset(b, nc * 4, 0, nc * 4));
+      OK(aclrtMemcpy(send, B, h, B, ACL_MEMCPY_HOST_TO_DEVICE));
+      OK(HcclAllGather(send, b, c, HCCL_DATA_TYPE_FP32, comm, s));
+      OK(aclrtSynchronizeStream(s));
+      OK(aclrtMemcpy(out, nc * 4, b, nc * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+      for (uint64_t i = 0; i < nc && !bad; i++)
+        bad = expect(form == 0 ? "allgather in place" : "allgather send == recv", c, out, i, val((int)(i / c), i % c));
+    }
+    /* ReduceScatter: out of place, then NCCL-style in place */
+    for (int form = 0; form < 2 && !bad; form++) {
+      float *recv = form == 0 ? db : da + me * c;
+      OK(aclrtMemcpy(a, nc * 4, h, nc * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+      OK(HcclReduceScatter(a, recv, c, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+      OK(aclrtSynchronizeStream(s));
+      OK(aclrtMemcpy(out, B, recv, B, ACL_MEMCPY_DEVICE_TO_HOST));
+      for (uint64_t i = 0; i < c && !bad; i++) {
+        float want = 0;
+        for (int r = 0; r < size; r++)
+          want += val(r, me * c + i);
+        bad = expect(form == 0 ? "reducescatter" : "reducescatter in place", c, out, i, want);
+      }
+    }
+    /* Broadcast from the last rank, Reduce to rank 0, Scatter from rank 1 */
+    uint32_t root = n - 1;
+    OK(aclrtMemcpy(a, nc * 4, h, nc * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(HcclBroadcast(a, c, HCCL_DATA_TYPE_FP32, root, comm, s));
+    OK(HcclReduce(a, b, c, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 0, comm, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtMemcpy(out, B, a, B, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint64_t i = 0; i < c && !bad; i++)
+      bad = expect("broadcast", c, out, i, val((int)root, i));
+    if (rank == 0) {
+      OK(aclrtMemcpy(out, B, b, B, ACL_MEMCPY_DEVICE_TO_HOST));
+      for (uint64_t i = 0; i < c && !bad; i++)
+        bad = expect("reduce", c, out, i, (float)n * val((int)root, i));
+    }
+    OK(aclrtMemcpy(a, nc * 4, h, nc * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(HcclScatter(a, b, c, HCCL_DATA_TYPE_FP32, 1 % n, comm, s));
+    /* AlltoAll: block p of my input goes to rank p */
+    OK(HcclAlltoAll(a, c, HCCL_DATA_TYPE_FP32, (char *)b + B, c, HCCL_DATA_TYPE_FP32, comm, s));
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtMemcpy(out, B + nc * 4, b, B + nc * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint64_t i = 0; i < c && !bad; i++)
+      bad = expect("scatter", c, out, i, val((int)(1 % n), me * c + i));
+    for (uint64_t i = 0; i < nc && !bad; i++)
+      bad = expect("alltoall", c, out + c, i, val((int)(i / c), me * c + i % c));
+    /* Send / Recv around a ring: even ranks send first (an odd ring's last
+     * rank too: its receiver, rank 0, receives second, after its own send) */
+    uint32_t next = (me + 1) % n, prev = (me + n - 1) % n;
+    if (n > 1) {
+      for (int step = 0; step < 2; step++) {
+        if ((me % 2 == 0) == (step == 0))
+          OK(HcclSend(a, c, HCCL_DATA_TYPE_FP32, next, comm, s));
+        else
+          OK(HcclRecv(b, c, HCCL_DATA_TYPE_FP32, prev, comm, s));
+      }
+      OK(aclrtSynchronizeStream(s));
+      OK(aclrtMemcpy(out, B, b, B, ACL_MEMCPY_DEVICE_TO_HOST));
+      for (uint64_t i = 0; i < c && !bad; i++)
+        bad = expect("send/recv", c, out, i, val((int)prev, i));
+    }
+  }
+  if (!bad)
+    printf("rank %d: ok sizes\n", rank);
+  fflush(stdout);
+  free(h), free(out);
+  OK(aclrtFree(a));
+  OK(aclrtFree(b));
+  OK(aclrtDestroyStream(s));
+  return bad;
 }
 
 static int check_subcomm(HcclComm comm, int rank, int size) {
@@ -296,9 +437,11 @@ int main(int argc, char **argv) {
     rc = check_order(comm, rank, size);
   else if (!strcmp(mode, "subcomm"))
     rc = check_subcomm(comm, rank, size);
+  else if (!strcmp(mode, "sizes"))
+    rc = check_sizes(comm, rank, size);
   else
-    rc = check_fault(comm, rank, size, !strcmp(mode, "kill"));
-  if (rc == 0 && (!strcmp(mode, "order") || !strcmp(mode, "subcomm"))) {
+    rc = check_fault(comm, rank, size, mode);
+  if (rc == 0 && (!strcmp(mode, "order") || !strcmp(mode, "subcomm") || !strcmp(mode, "sizes"))) {
     OK(HcclCommDestroy(comm));
     OK(aclFinalize());
     MPI_Finalize();

@@ -14,6 +14,10 @@
 #   stall - N      the last rank stalls: the others fail in time, naming it
 #   kill - N       the last rank is killed: the others fail, naming it
 #   connect - N    the last rank never joins: init fails in time, naming it
+#   sizes - N      mpirun -n N mpi_checks sizes: every algorithm and path, 1
+#                  element to past 1 MiB, in place too
+#   staged - N     the same with OPENACL_HCCL_ZERO_COPY=0
+#   stall_split - N, kill_split - N   stall and kill with a two-phase AllReduce
 #   hccltest NAME N [ARGS]  mpirun -n N <build>/tools/hccl_test/bin/NAME with
 #                  small sizes (or ARGS): the table, every row "success"
 # Every mpirun runs on loopback only (as root in CI, hence
@@ -129,6 +133,16 @@ order | subcomm)
     r=$((r + 1))
   done
   ;;
+sizes | staged)
+  # staged: every message through host memory, as under protection keys
+  [ "$mode" = sizes ] || export OPENACL_HCCL_ZERO_COPY=0
+  mpirun_n -x OPENACL_HCCL_ZERO_COPY "$bin/hccl_mpi_checks" sizes > "$out" 2>&1 || fail "mpirun exited with status $?"
+  r=0
+  while [ "$r" -lt "$n" ]; do
+    grep -q "^rank $r: ok sizes" "$out" || fail "rank $r did not report"
+    r=$((r + 1))
+  done
+  ;;
 hccltest)
   tool=$bin/../tools/hccl_test/bin/$op
   if [ $# -eq 0 ]; then
@@ -150,7 +164,7 @@ connect)
     r=$((r + 1))
   done
   ;;
-stall | kill)
+stall | kill | stall_split | kill_split)
   # The survivors leave without MPI_Finalize and the victim is gone, so
   # mpirun's status says failure: what counts is each survivor's line, in time.
   export HCCL_EXEC_TIMEOUT=2

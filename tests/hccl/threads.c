@@ -187,9 +187,14 @@ static int prod_refused(HcclDataType t, HcclReduceOp op) {
 
 enum { RED_ALLREDUCE, RED_REDUCE, RED_REDUCESCATTER, RED_REDUCESCATTERV };
 
+typedef struct {
+  int kind;
+  uint64_t count; /* per block */
+} red_case;
+
 static void reductions_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, void *arg) {
-  int kind = *(int *)arg;
-  const uint64_t count = 37; /* per block */
+  int kind = ((red_case *)arg)->kind;
+  const uint64_t count = ((red_case *)arg)->count;
   for (size_t ti = 0; ti < NREDUCIBLE; ti++)
     for (size_t oi = 0; oi < 4; oi++) {
       HcclDataType t = reducible[ti];
@@ -246,20 +251,35 @@ static void reductions_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStrea
 }
 
 TEST(allreduce_every_type_and_op) {
-  int kind = RED_ALLREDUCE;
-  run_ranks(4, reductions_rank, &kind);
+  red_case c = {RED_ALLREDUCE, 37};
+  run_ranks(4, reductions_rank, &c);
+}
+/* 70001 elements: past the size where AllReduce goes in two phases
+ * (reduce-scatter, all-gather) for every type, in chunks that do not divide
+ * evenly; 2 and 3 ranks (4 above) */
+TEST(allreduce_two_phase_every_type_and_op_2) {
+  red_case c = {RED_ALLREDUCE, 70001};
+  run_ranks(2, reductions_rank, &c);
+}
+TEST(allreduce_two_phase_every_type_and_op_3) {
+  red_case c = {RED_ALLREDUCE, 70001};
+  run_ranks(3, reductions_rank, &c);
 }
 TEST(reduce_every_type_and_op) {
-  int kind = RED_REDUCE;
-  run_ranks(3, reductions_rank, &kind);
+  red_case c = {RED_REDUCE, 37};
+  run_ranks(3, reductions_rank, &c);
 }
 TEST(reducescatter_every_type_and_op) {
-  int kind = RED_REDUCESCATTER;
-  run_ranks(4, reductions_rank, &kind);
+  red_case c = {RED_REDUCESCATTER, 37};
+  run_ranks(4, reductions_rank, &c);
+}
+TEST(reducescatter_large_every_type_and_op) {
+  red_case c = {RED_REDUCESCATTER, 20011};
+  run_ranks(3, reductions_rank, &c);
 }
 TEST(reducescatterv_every_type_and_op) {
-  int kind = RED_REDUCESCATTERV;
-  run_ranks(2, reductions_rank, &kind);
+  red_case c = {RED_REDUCESCATTERV, 37};
+  run_ranks(2, reductions_rank, &c);
 }
 
 /* ---- data movement: every type (bytes moved as they are) -------------------------------------- */
@@ -275,9 +295,14 @@ static uint8_t byte_of(uint32_t rank, uint64_t i) { return (uint8_t)(rank * 61 +
 
 enum { MV_BROADCAST, MV_ALLGATHER, MV_SCATTER, MV_ALLTOALL, MV_ALLTOALLV, MV_ALLTOALLVC, MV_ALLGATHERV };
 
+typedef struct {
+  int kind;
+  uint64_t count; /* per block */
+} mv_case;
+
 static void movement_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, void *arg) {
-  int kind = *(int *)arg;
-  const uint64_t count = 11;
+  int kind = ((mv_case *)arg)->kind;
+  const uint64_t count = ((mv_case *)arg)->count;
   const uint32_t root = n - 1;
   for (size_t ti = 0; ti < NMOVABLE; ti++) {
     HcclDataType t = movable[ti];
@@ -341,18 +366,22 @@ static void movement_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream 
   }
 }
 
-#define MOVEMENT_TEST(name, k, nranks) \
-  TEST(name) {                         \
-    int kind = k;                      \
-    run_ranks(nranks, movement_rank, &kind); \
+#define MOVEMENT_TEST(name, k, nranks, cnt)        \
+  TEST(name) {                                     \
+    mv_case c = {k, cnt};                          \
+    run_ranks(nranks, movement_rank, &c);          \
   }
-MOVEMENT_TEST(broadcast_every_type, MV_BROADCAST, 4)
-MOVEMENT_TEST(allgather_every_type, MV_ALLGATHER, 3)
-MOVEMENT_TEST(allgatherv_every_type, MV_ALLGATHERV, 4)
-MOVEMENT_TEST(scatter_every_type, MV_SCATTER, 4)
-MOVEMENT_TEST(alltoall_every_type, MV_ALLTOALL, 4)
-MOVEMENT_TEST(alltoallv_every_type, MV_ALLTOALLV, 3)
-MOVEMENT_TEST(alltoallvc_every_type, MV_ALLTOALLVC, 2)
+MOVEMENT_TEST(broadcast_every_type, MV_BROADCAST, 4, 11)
+MOVEMENT_TEST(allgather_every_type, MV_ALLGATHER, 3, 11)
+MOVEMENT_TEST(allgatherv_every_type, MV_ALLGATHERV, 4, 11)
+MOVEMENT_TEST(scatter_every_type, MV_SCATTER, 4, 11)
+MOVEMENT_TEST(alltoall_every_type, MV_ALLTOALL, 4, 11)
+MOVEMENT_TEST(alltoallv_every_type, MV_ALLTOALLV, 3, 11)
+MOVEMENT_TEST(alltoallvc_every_type, MV_ALLTOALLVC, 2, 11)
+/* blocks of about 100 KB and more: messages straight between device memories */
+MOVEMENT_TEST(broadcast_large_every_type, MV_BROADCAST, 3, 100003)
+MOVEMENT_TEST(allgather_large_every_type, MV_ALLGATHER, 4, 30011)
+MOVEMENT_TEST(alltoall_large_every_type, MV_ALLTOALL, 3, 30011)
 
 /* Uneven all-to-all-v: rank r sends (r + p) % 3 elements to p, at spread-out displacements. */
 static void alltoallv_uneven_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, void *arg) {
@@ -387,12 +416,11 @@ TEST(alltoallv_uneven) { run_ranks(4, alltoallv_uneven_rank, NULL); }
 /* ---- in place ------------------------------------------------------------------------------ */
 
 static void inplace_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s, void *arg) {
-  (void)arg;
-  enum { C = 5 };
-  float h[16 * C], out[16 * C];
+  const size_t C = arg != NULL ? *(size_t *)arg : 5;
+  float *h = malloc(16 * C * 4), *out = malloc(16 * C * 4);
   float *d = dev_alloc(n * C * 4);
   /* AllReduce with sendBuf == recvBuf */
-  for (int i = 0; i < C; i++)
+  for (size_t i = 0; i < C; i++)
     h[i] = (float)(rank + i);
   to_dev(d, h, C * 4);
   HCCL_OK(HcclAllReduce(d, d, C, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
@@ -400,27 +428,52 @@ static void inplace_rank(uint32_t rank, uint32_t n, HcclComm comm, aclrtStream s
   HCCL_OK(HcclReduce(d, d, C, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 0, comm, s));
   ACL_OK(aclrtSynchronizeStream(s));
   from_dev(out, d, C * 4);
-  for (int i = 0; i < C; i++)
+  for (size_t i = 0; i < C; i++)
     CHECK(out[i] == (float)(n * (n - 1) / 2 + n * i));
   /* AllGather, NCCL-style: sendBuf is block `rank` of recvBuf */
-  for (int i = 0; i < C; i++)
+  for (size_t i = 0; i < C; i++)
     h[rank * C + i] = (float)(rank * 100 + i);
   to_dev(d + rank * C, h + rank * C, C * 4);
   HCCL_OK(HcclAllGather(d + rank * C, d, C, HCCL_DATA_TYPE_FP32, comm, s));
   ACL_OK(aclrtSynchronizeStream(s));
   from_dev(out, d, n * C * 4);
   for (uint32_t p = 0; p < n; p++)
-    for (int i = 0; i < C; i++)
+    for (size_t i = 0; i < C; i++)
       CHECK(out[p * C + i] == (float)(p * 100 + i));
   /* ReduceScatter, NCCL-style: recvBuf is block `rank` of sendBuf */
   HCCL_OK(HcclReduceScatter(d, d + rank * C, C, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
   ACL_OK(aclrtSynchronizeStream(s));
   from_dev(out, d + rank * C, C * 4);
-  for (int i = 0; i < C; i++)
+  for (size_t i = 0; i < C; i++)
     CHECK(out[i] == (float)n * (float)(rank * 100 + i));
+  /* AllGather with sendBuf == recvBuf: block 0, which rank 0 sends to it */
+  for (size_t i = 0; i < C; i++)
+    h[i] = (float)(rank * 100 + i);
+  to_dev(d, h, C * 4);
+  HCCL_OK(HcclAllGather(d, d, C, HCCL_DATA_TYPE_FP32, comm, s));
+  ACL_OK(aclrtSynchronizeStream(s));
+  from_dev(out, d, n * C * 4);
+  for (uint32_t p = 0; p < n; p++)
+    for (size_t i = 0; i < C; i++)
+      CHECK(out[p * C + i] == (float)(p * 100 + i));
   ACL_OK(aclrtFree(d));
+  free(h), free(out);
 }
 TEST(in_place) { run_ranks(4, inplace_rank, NULL); }
+/* 40000 floats: the two-phase AllReduce, and messages to and from device memory */
+TEST(in_place_large) {
+  size_t c = 40000;
+  run_ranks(3, inplace_rank, &c);
+}
+/* OPENACL_HCCL_ZERO_COPY=0: every message staged through host memory */
+TEST(in_place_large_staged) {
+  size_t c = 40000;
+  setenv("OPENACL_HCCL_ZERO_COPY", "0", 1);
+  run_ranks(2, inplace_rank, &c);
+  mv_case m = {MV_ALLTOALL, 30011};
+  run_ranks(2, movement_rank, &m);
+  unsetenv("OPENACL_HCCL_ZERO_COPY");
+}
 
 /* ---- point to point, batch, barrier ----------------------------------------------------------- */
 
