@@ -21,6 +21,9 @@ typedef struct hccl__plan {
   uint32_t red_n;
   uint64_t red_count;
   int red_between;   /* the reduction runs between the two phases, not before the copies out */
+  void *own_dst;     /* the rank's own block (hccl__plan_own), NULL if none */
+  const void *own_src;
+  size_t own_bytes;
 } hccl__plan;
 
 /* Adds message op->nmsgs (the op was made with room for it). */
@@ -33,6 +36,11 @@ void hccl__plan_msg(hccl__op *op, int send, uint32_t peer, size_t stage_off, siz
  * at stage_off with the copy in (a send) or out (a receive) that implies;
  * copies in of the same range are made once.  0, or -1 out of memory. */
 int hccl__plan_msg_dev(hccl__op *op, int send, uint32_t peer, size_t stage_off, const void *dev, size_t bytes);
+/* The rank's own block of an exchange, src (in sendBuf) to dst (in
+ * recvBuf): one copy between the two when the op is direct, made before the
+ * messages; else through staging at stage_off, in before the messages and
+ * out after.  One per op.  0, or -1 out of memory. */
+int hccl__plan_own(hccl__op *op, void *dst, const void *src, size_t stage_off, size_t bytes);
 /* 0, or -1 out of memory. */
 int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);

@@ -121,6 +121,16 @@ int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes) {
   return hccl__plan_copy(op, 0, dev, stage_off, bytes, 0);
 }
 
+int hccl__plan_own(hccl__op *op, void *dst, const void *src, size_t stage_off, size_t bytes) {
+  hccl__plan *p = op->extra;
+  if (bytes == 0)
+    return 0;
+  p->own_dst = dst;
+  p->own_src = src;
+  p->own_bytes = bytes;
+  return hccl__plan_copy(op, 1, src, stage_off, bytes, 1) || hccl__plan_copy(op, 0, dst, stage_off, bytes, 1);
+}
+
 int hccl__plan_msg_dev(hccl__op *op, int send, uint32_t peer, size_t stage_off, const void *dev, size_t bytes) {
   uint32_t first = op->nmsgs;
   hccl__plan_msg(op, send, peer, stage_off, bytes);
@@ -181,6 +191,8 @@ static int hccl__stage_take(hccl__op *op) {
 
 static void hccl__stage_in(hccl__op *op) {
   hccl__plan *p = op->extra;
+  if (op->direct && p->own_dst != NULL && p->own_dst != p->own_src)
+    memmove(openaclDevicePtr(p->own_dst), openaclDevicePtr(p->own_src), p->own_bytes);
   for (uint32_t i = 0; i < p->nin; i++)
     if (!(op->direct && p->in[i].for_msg))
       memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
@@ -281,16 +293,17 @@ static void hccl__op_release(void *arg, int ran) {
   hccl__op_unref(op);
 }
 
-static int hccl__overlap(const hccl__msg *a, const hccl__msg *b) {
-  const char *x = a->dev, *y = b->dev;
-  return x < y + b->bytes && y < x + a->bytes;
+static int hccl__overlap(const void *a, size_t an, const void *b, size_t bn) {
+  const char *x = a, *y = b;
+  return x < y + bn && y < x + an;
 }
 
 /* Whether the op's messages may use device memory itself: the comm's device
  * lets the runtime's threads reach it (no protection keys: the progress
  * thread and MPI have no access of their own to enable), and no direct
- * receive overlaps another direct message of its phase (in-place uses
- * then go through staging, which gives every message its own memory). */
+ * receive overlaps another direct message of its phase, nor the rank's own
+ * block a direct message of phase 0 (in-place uses then go through staging,
+ * which gives every message its own memory). */
 static int hccl__direct_ok(hccl__op *op) {
   hccl__comm *c = op->comm;
   int d = atomic_load(&c->direct);
@@ -302,11 +315,17 @@ static int hccl__direct_ok(hccl__op *op) {
   }
   if (d != 1)
     return 0;
+  hccl__plan *p = op->extra;
   for (uint32_t i = 0; i < op->nmsgs; i++) {
     hccl__msg *a = &op->msgs[i];
+    /* the own block is copied before phase 0: a send of that very data may read either */
+    if (p->own_dst != NULL && a->dev != NULL && i < op->nphase0 &&
+        !(a->send && p->own_dst == p->own_src) && hccl__overlap(a->dev, a->bytes, p->own_dst, p->own_bytes))
+      return 0;
     for (uint32_t j = i + 1; a->dev != NULL && j < op->nmsgs; j++) {
       hccl__msg *b = &op->msgs[j];
-      if (b->dev != NULL && (!a->send || !b->send) && (i < op->nphase0) == (j < op->nphase0) && hccl__overlap(a, b))
+      if (b->dev != NULL && (!a->send || !b->send) && (i < op->nphase0) == (j < op->nphase0) &&
+          hccl__overlap(a->dev, a->bytes, b->dev, b->bytes))
         return 0;
     }
   }

@@ -263,7 +263,7 @@ HcclResult HcclScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDat
   if (o == NULL)
     return hccl__abort(o, api);
   if (me == root) {
-    if (hccl__plan_in(o, (char *)sendBuf + me * B, me * B, B) || hccl__plan_out(o, recvBuf, me * B, B))
+    if (hccl__plan_own(o, recvBuf, (char *)sendBuf + me * B, me * B, B))
       return hccl__abort(o, api);
     for (uint32_t p = 0; p < n; p++)
       if (p != me && hccl__plan_msg_dev(o, 1, p, p * B, (char *)sendBuf + p * B, B))
@@ -296,7 +296,7 @@ HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclD
       (rc = hccl__devbuf(api, c, "recvBuf", recvBuf, n * B)))
     return rc;
   hccl__op *o = hccl__new(c, api, 2 * (n - 1), n * B, dataType, HCCL_REDUCE_SUM);
-  if (o == NULL || hccl__plan_in(o, sendBuf, me * B, B) || hccl__plan_out(o, (char *)recvBuf + me * B, me * B, B))
+  if (o == NULL || hccl__plan_own(o, (char *)recvBuf + me * B, sendBuf, me * B, B))
     return hccl__abort(o, api);
   for (uint32_t p = 0; p < n; p++)
     if (p != me && (hccl__plan_msg_dev(o, 1, p, me * B, sendBuf, B) ||
@@ -386,12 +386,13 @@ static HcclResult hccl__exchange(const char *api, hccl__comm *c, const void *sen
     r += rcount[p] * res;
   }
   /* my own block: straight from my input into my receive slot */
-  bad = bad || hccl__plan_in(o, (const char *)sendBuf + sdispl[me] * ses, roff[me], rcount[me] * res);
   if (!bad && reduce) {
-    bad = hccl__plan_reduce(o, n, roff, rcount[me]) ||
+    bad = hccl__plan_in(o, (const char *)sendBuf + sdispl[me] * ses, roff[me], rcount[me] * res) ||
+          hccl__plan_reduce(o, n, roff, rcount[me]) ||
           hccl__plan_out(o, (void *)(uintptr_t)recvBuf, roff[0], rcount[me] * res);
-  } else {
-    bad = hccl__plan_out(o, (char *)(uintptr_t)recvBuf + rdispl[me] * res, roff[me], rcount[me] * res);
+  } else if (!bad) {
+    bad = hccl__plan_own(o, (char *)(uintptr_t)recvBuf + rdispl[me] * res, (const char *)sendBuf + sdispl[me] * ses,
+                         roff[me], rcount[me] * res);
   }
   for (uint32_t p = 0; !bad && p < n; p++)
     if (p != me) {
