@@ -140,12 +140,14 @@ int acl__mdl_load(const char *api, const char *path, const void *data, size_t si
   }
   if ((rc = acl__model_add(api, g, ctx, mem, precision, modelId)) != 0) /* takes g */
     return rc;
+  acl__model *m = acl__model_acquire(api, *modelId, &rc);
+  if (m == NULL)
+    return 0; /* unloaded by another thread already */
   /* dump: bind the model to the dump configuration in force now */
-  acl__model *m = acl__dump_cfg_any() ? acl__model_acquire(api, *modelId, &rc) : NULL;
-  if (m != NULL) {
+  if (acl__dump_cfg_any())
     __atomic_store_n(&m->dump, acl__dump_bind(path, m->graph, m->id, m->device_id), __ATOMIC_RELEASE);
-    acl__model_release(m);
-  }
+  acl__model_prepare(m);
+  acl__model_release(m);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acl/acl.h"
 #include "common/diag.h"
@@ -230,16 +231,16 @@ static int shape_differs(const acl__graph_tensor *gt, const acl__tensor *t) {
   return 0;
 }
 
-/* Runs the model on its engine, made on first use (here, on an executor
- * thread, because the weights may be in device memory); OPENACL_MODEL_ENGINE=
- * reference runs the reference executor instead. */
-static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
-  acl__model *m = r->m;
+/* m's engine, made on first use (on a thread with device-memory access,
+ * because the weights may be in device memory); NULL with rc 0 when
+ * OPENACL_MODEL_ENGINE=reference leaves the graph to the reference executor. */
+static acl__engine *engine_of(acl__model *m, int *rc, acl__diags *diags) {
   acl__engine *e = __atomic_load_n(&m->engine, __ATOMIC_ACQUIRE);
+  *rc = 0;
   if (e == NULL && acl__engine_enabled()) {
-    int rc = acl__engine_create(m->graph, m->precision, &e, diags);
-    if (rc != 0)
-      return rc;
+    *rc = acl__engine_create(m->graph, m->precision, &e, diags);
+    if (*rc != 0)
+      return NULL;
     /* the graph owns its weights: the engine may keep only its copies; not under a dump, which may run the
      * reference executor right after this engine's first execution (exception dump) */
     if (m->weight_mem == NULL && __atomic_load_n(&m->dump, __ATOMIC_ACQUIRE) == NULL)
@@ -250,6 +251,16 @@ static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
       e = expected;
     }
   }
+  return e;
+}
+
+/* Runs the model on its engine, or on the reference executor. */
+static int run_engine(run_task *r, acl__tensor *outs, acl__diags *diags) {
+  acl__model *m = r->m;
+  int rc = 0;
+  acl__engine *e = engine_of(m, &rc, diags);
+  if (rc != 0)
+    return rc;
   if (e == NULL)
     return acl__exec_run(m->graph, r->in, r->n_in, outs, r->n_out, diags);
   return acl__engine_run(e, r->in, r->n_in, outs, r->n_out, r->threads, acl__mem_dev_ptr(m->work_mem), m->work_size,
@@ -289,6 +300,64 @@ static int run_engine_home(void *arg) {
     acl__prof_exec_leave();
   acl__device_access_end(d);
   return rc;
+}
+
+/* ---- preparing at load ----------------------------------------------------- */
+
+typedef struct prep_home {
+  acl__model *m;
+  acl__device *dev;
+  acl__tensor *in;
+  acl__diags *diags;
+} prep_home;
+
+static double mono_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int prepare_home(void *arg) {
+  prep_home *h = arg;
+  acl__device_access_begin(h->dev);
+  int rc = 0;
+  acl__engine *e = engine_of(h->m, &rc, h->diags);
+  if (e != NULL)
+    rc = acl__engine_prepare(e, h->in, h->m->graph->n_inputs, h->dev->props.executor_threads, h->diags);
+  acl__device_access_end(h->dev);
+  return rc;
+}
+
+void acl__model_prepare(acl__model *m) {
+  const acl__graph *g = m->graph;
+  if (!acl__engine_enabled() || m->ctx == NULL || m->gears != NULL || __atomic_load_n(&m->dump, __ATOMIC_ACQUIRE))
+    return;
+  acl__tensor *in = calloc(g->n_inputs ? g->n_inputs : 1, sizeof(*in));
+  if (in == NULL)
+    return;
+  int known = 1;
+  for (size_t i = 0; known && i < g->n_inputs; i++) {
+    const acl__graph_tensor *gt = &g->tensors[g->inputs[i]];
+    size_t bytes = gt->onnx_type != 0 ? acl__graph_onnx_elem_size(gt->onnx_type) : 0;
+    known = bytes > 0 && gt->rank >= 0 && gt->rank <= ACL__EXEC_MAX_RANK;
+    in[i].onnx_type = gt->onnx_type;
+    in[i].rank = known ? gt->rank : 0;
+    for (int k = 0; known && k < gt->rank; k++) {
+      known = gt->dims[k].value >= 0;
+      in[i].dims[k] = gt->dims[k].value;
+      bytes *= known ? (size_t)gt->dims[k].value : 0;
+    }
+    in[i].size = bytes; /* shapes only: the build reads no input data */
+  }
+  acl__diags diags = {0};
+  prep_home h = {m, m->ctx->dev, in, &diags};
+  double t0 = mono_ms();
+  int rc = known ? acl__engine_call_home(prepare_home, &h) : 0;
+  if (known)
+    ACL__LOGI(ACL__MOD_GE, "model %u prepared at load in %.1f ms%s", m->id, mono_ms() - t0,
+              rc != 0 ? " (failed: its first execution will build the plan again and report why)" : "");
+  acl__diags_free(&diags);
+  free(in);
 }
 
 static int run_task_run(acl__task *task) {

@@ -32,4 +32,13 @@ typedef struct acl__model_run_result {
 int acl__model_run_submit(const char *api, acl__model *m, const aclmdlDataset *input, aclmdlDataset *output,
                           acl__stream *s, acl__model_run_result *result);
 
+/* Builds the engine and the plan of a model whose input shapes are all
+ * known (no gears, no dynamic dimensions), on the engine's thread, so the
+ * first execution runs as fast as the others: the vendor's models come
+ * compiled, and programs expect aclmdlLoad* to have done the preparing.
+ * Best effort, nothing recorded: a failure is the first execution's to
+ * report.  Not under a dump configuration (its reference runs keep the
+ * weights) or OPENACL_MODEL_ENGINE=reference. */
+void acl__model_prepare(acl__model *m);
+
 #endif

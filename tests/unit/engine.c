@@ -19,11 +19,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "acl/acl.h"
 #include "harness.h"
 #include "model/engine/engine.h"
 #include "model/exec.h"
 #include "model/graph.h"
+#include "model/model.h"
 
 /* ---- a graph builder ---------------------------------------------------------- */
 
@@ -1242,4 +1245,32 @@ TEST(weights_trimmed) {
   CHECK(b.g->tensors[w[0]].data != NULL);
   acl__engine_destroy(e);
   acl__graph_free(b.g);
+}
+
+/* A model whose input shapes are all static gets its engine and plan at
+ * aclmdlLoadFromFile (acl__model_prepare), so its first execution builds
+ * nothing; the plan is the one executions use (results are checked by the
+ * api/model_exec tests on the same files). */
+TEST(prepared_at_load) {
+  const char *path = "/usr/share/libonnx-testdata/data/node/test_basic_conv_with_padding/model.onnx";
+  if (access(path, R_OK) != 0) {
+    printf("SKIP: %s not installed (libonnx-testdata)\n", path);
+    return;
+  }
+  CHECK_INT_EQ(aclInit(NULL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  uint32_t id = 0;
+  CHECK_INT_EQ(aclmdlLoadFromFile(path, &id), ACL_SUCCESS);
+  int rc = 0;
+  acl__model *m = acl__model_acquire("test", id, &rc);
+  CHECK(m != NULL);
+  acl__engine *e = __atomic_load_n(&m->engine, __ATOMIC_ACQUIRE);
+  CHECK(e != NULL);
+  acl__engine_stats st = stats(e);
+  printf("prepared at load: %zu steps, built in %.1f ms\n", st.steps, st.build_ms);
+  CHECK(st.steps > 0);
+  acl__model_release(m);
+  CHECK_INT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
 }

@@ -572,6 +572,17 @@ static void put_plan(acl__engine *e, eng_plan *p) {
   pthread_mutex_unlock(&e->lock);
 }
 
+int acl__engine_prepare(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, int threads,
+                        acl__diags *diags) {
+  if (!acl__engine_enabled() || e->reference_only || n_inputs != e->g->n_inputs)
+    return 0;
+  int rc = 0;
+  eng_plan *p = get_plan(e, inputs, n_inputs, threads, &rc, diags);
+  if (p != NULL)
+    put_plan(e, p);
+  return rc;
+}
+
 /* ---- execution ----------------------------------------------------------- */
 
 static int root_of(const eng_plan *p, int v) {

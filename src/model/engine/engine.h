@@ -65,6 +65,13 @@ int acl__engine_keep_weights(acl__engine *e, acl__diags *diags);
 int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
                     size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags);
 
+/* Builds the plan for inputs of these shapes (their data is not read) as
+ * the first acl__engine_run with them would, so that run starts at once.
+ * 0 also when there is nothing to build (the reference executor runs the
+ * graph); else the build's failure. */
+int acl__engine_prepare(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, int threads,
+                        acl__diags *diags);
+
 /* Runs fn(arg) on the engine's thread (engine.c: one OpenMP master for the
  * whole process, so that oneDNN keeps one team whichever thread executes a
  * model) and returns its result; the caller sleeps meanwhile.  fn must set
