@@ -35,6 +35,7 @@
 #include "aclnn/nn.h"
 #include "common/config.h"
 #include "dump/dump.h"
+#include "model/model.h"
 #include "prof/prof.h"
 #include "common/diag.h"
 #include "common/env.h"
@@ -357,6 +358,7 @@ static int acl__init_first(const char *path) {
       free(pp);
       free(pt);
       acl__dump_config_shutdown();
+      acl__model_finalize();
       acl__rt_shutdown();
       rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
       goto fail;
@@ -445,6 +447,7 @@ aclError aclInit(const char *configPath) {
 static int acl__teardown(const char *api) {
   int rc = acl__run_fini_callbacks(api);
   acl__dump_config_shutdown(); /* dump off before the models go (src/dump/) */
+  acl__model_finalize();       /* models still loaded: unloaded, logged as leaked */
   acl__rt_shutdown();
   acl__prof_process_stop(); /* every task has run: the profile is written (src/prof/) */
   acl__nn_finalize();

@@ -133,8 +133,8 @@ void acl__model_release(acl__model *m);
 int acl__model_unload(const char *api, uint32_t id, struct acl__context *ctx);
 /* Models currently loaded (for tests and leak reports). */
 size_t acl__model_count(void);
-/* aclFinalize (called from acl__rt_shutdown before contexts and devices go):
- * unloads every model still loaded and logs it as leaked. */
+/* aclFinalize (called before acl__rt_shutdown, so before contexts and
+ * devices go): unloads every model still loaded and logs it as leaked. */
 void acl__model_finalize(void);
 /* fork() handlers (src/acl/fork.c). */
 void acl__model_atfork_prepare(void);

@@ -14,10 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl/process.h"
 #include "common/errmsg.h"
 #include "common/log.h"
-#include "model/model.h"
 #include "rt/device.h"
 #include "rt/graph.h"
 #include "rt/ipc_signal.h"
@@ -31,6 +29,7 @@
 
 static struct {
   atomic_int live;              /* 1 between acl__rt_init and acl__rt_shutdown */
+  int forked;                   /* a fork child of an initialised process, not initialised again */
   int count;
   acl__device *devices;
   char visibility_error[256];
@@ -61,6 +60,7 @@ int acl__rt_init(const acl__hal_info *hal, int32_t default_device) {
   acl__rt.physical_count = hal->physical_count;
   acl__rt.default_device = default_device;
   snprintf(acl__rt.visibility_error, sizeof(acl__rt.visibility_error), "%s", hal->visibility_error);
+  acl__rt.forked = 0;
   atomic_store(&acl__rt.live, 1);
   return 0;
 }
@@ -76,7 +76,13 @@ acl__device *acl__device_peek(int32_t id) {
 int acl__rt_live(const char *api, int *rc) {
   if (atomic_load_explicit(&acl__rt.live, memory_order_acquire))
     return 1;
-  *rc = acl__process_require_init(api);
+  if (acl__rt.forked)
+    *rc = acl__fail(api, ACL_ERROR_UNINITIALIZE, __FILE__, __LINE__,
+                    "this process was forked from one that had initialised openacl, and a forked child "
+                    "inherits nothing. Remedy: call aclInit in the child first");
+  else
+    *rc = acl__fail(api, ACL_ERROR_UNINITIALIZE, __FILE__, __LINE__,
+                    "openacl is not initialised. Remedy: call aclInit first");
   return 0;
 }
 
@@ -260,7 +266,7 @@ void acl__rt_shutdown(void) {
   if (!atomic_load(&acl__rt.live))
     return;
   atomic_store(&acl__rt.live, 0);
-  acl__model_finalize(); /* 0. models still loaded: unloaded, logged as leaked */
+  /* (0. the models still loaded went first: the API layer unloads them before calling this) */
   /* 1. every context: streams drained (bounded) and destroyed, leaks logged */
   for (int i = 0; i < acl__rt.count; i++) {
     acl__device *d = &acl__rt.devices[i];
@@ -309,5 +315,6 @@ void acl__rt_atfork_child(void) {
   acl__rt.devices = NULL;
   acl__rt.count = 0;
   atomic_store(&acl__rt.live, 0);
+  acl__rt.forked = 1;
   acl__context_set_current(NULL);
 }
