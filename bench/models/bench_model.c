@@ -7,9 +7,12 @@
  * OpenCV DNN, so the driver can put the three side by side.
  *
  *   bench_model MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--profile DIR]
+ *               [--min-time MS]
  *
  * The run: one execution timed as first_ms (it pays for anything done lazily),
- * WARMUP more untimed, then ITERATIONS timed ones.  --threads N sets
+ * WARMUP more untimed, then ITERATIONS timed ones, and more until the timed
+ * ones took MS milliseconds in all (--min-time; 0 by default), so that a fast
+ * model gets enough samples for its 99th percentile to be one.  --threads N sets
  * OPENACL_EXECUTOR_THREADS before aclInit: the engine takes the device's
  * executor threads as its thread budget.  --dump writes output 0 of the last
  * execution as raw float32 for the driver's cross-check of the three sides.
@@ -83,7 +86,8 @@ static int parse_count(const char *s, const char *what, long min, long *out) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: %s MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--profile DIR]\n",
+  fprintf(stderr, "usage: %s MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--profile DIR] "
+          "[--min-time MS]\n",
           prog);
 }
 
@@ -120,7 +124,7 @@ static int resolve_dims(aclmdlIODims *d, long batch, const char *kind, size_t in
 
 int main(int argc, char **argv) {
   const char *model = NULL, *dump = NULL, *profile = NULL;
-  long batch = 0, iters = 0, warmup = 0, threads = 0;
+  long batch = 0, iters = 0, warmup = 0, threads = 0, min_time = 0;
   int npos = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
@@ -130,6 +134,9 @@ int main(int argc, char **argv) {
       dump = argv[++i];
     } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
       profile = argv[++i];
+    } else if (strcmp(argv[i], "--min-time") == 0 && i + 1 < argc) {
+      if (parse_count(argv[++i], "--min-time", 0, &min_time) != 0)
+        return 2;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0' && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
       fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[i]);
       usage();
@@ -309,21 +316,32 @@ int main(int argc, char **argv) {
       goto cleanup;
     }
   }
-  lat = malloc((size_t)iters * sizeof(double));
+  long cap = iters;
+  lat = malloc((size_t)cap * sizeof(double));
   if (lat == NULL) {
     fprintf(stderr, "%s: out of host memory for %ld latencies\n", prog, iters);
     goto cleanup;
   }
   double cpu0 = cpu_ms(), wall0 = now_ms();
-  for (long it = 0; it < iters; it++) {
+  long n = 0;
+  while (n < iters || now_ms() - wall0 < (double)min_time) {
+    if (n == cap) {
+      double *more = realloc(lat, (size_t)(cap *= 2) * sizeof(double));
+      if (more == NULL) {
+        fprintf(stderr, "%s: out of host memory for %ld latencies\n", prog, cap);
+        goto cleanup;
+      }
+      lat = more;
+    }
     t0 = now_ms();
     rc = aclmdlExecute(id, in, out);
-    lat[it] = now_ms() - t0;
+    lat[n++] = now_ms() - t0;
     if (rc != ACL_SUCCESS) {
       acl_failed("aclmdlExecute", rc);
       goto cleanup;
     }
   }
+  iters = n;
   double cores_busy = (cpu_ms() - cpu0) / (now_ms() - wall0);
   qsort(lat, (size_t)iters, sizeof(double), cmp_double);
   double median = iters % 2 ? lat[iters / 2] : (lat[iters / 2 - 1] + lat[iters / 2]) / 2;

@@ -23,6 +23,8 @@ def parse_args(prog, extra=None):
     p.add_argument("warmup", type=int)
     p.add_argument("--threads", type=int, default=2, help="threads for the framework (default 2)")
     p.add_argument("--dump", help="write output 0 of the last run here as raw float32")
+    p.add_argument("--min-time", type=float, default=0,
+                   help="time more runs than ITERATIONS until this many milliseconds were timed (default 0)")
     p.add_argument("--input-shape", default="3,224,224",
                    help="the input's dimensions after the batch, comma-separated (default 3,224,224; run.sh "
                    "passes the model's own)")
@@ -72,7 +74,7 @@ def measure(side, a, threads, load_ms, base_rss, run):
         run()
     lat = []
     cpu0, wall0 = cpu_ms(), now_ms()
-    for _ in range(a.iterations):
+    while len(lat) < a.iterations or now_ms() - wall0 < a.min_time:
         t0 = now_ms()
         out = run()
         lat.append(now_ms() - t0)
@@ -82,6 +84,6 @@ def measure(side, a, threads, load_ms, base_rss, run):
     print(json.dumps({"side": side, "model": a.model, "batch": a.batch, "threads": threads,
                       "load_ms": round(load_ms, 3), "first_ms": round(first, 3),
                       "median_ms": round(statistics.median(lat), 3), "min_ms": round(min(lat), 3),
-                      "iters": a.iterations, "warmup": a.warmup, "cores_busy": round(cores_busy, 2),
+                      "iters": len(lat), "warmup": a.warmup, "cores_busy": round(cores_busy, 2),
                       "base_rss_kib": base_rss, "peak_rss_kib": peak_rss_kib()}))
     sys.stdout.flush()

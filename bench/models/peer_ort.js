@@ -2,6 +2,7 @@
 // peer_ort.js - ONNX Runtime's side of the model benchmark (bench/models/run.sh).
 //
 //     node peer_ort.js MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS]
+//                      [--min-time MS]
 //
 // ONNX Runtime's CPU build from the npm package onnxruntime-node (a prebuilt libonnxruntime inside; installed
 // by scripts/install-deps.sh --bench). It is found through Node's module path: run.sh sets NODE_PATH to the
@@ -26,23 +27,25 @@ function fail(msg) {
 }
 
 function usage(msg) {
-  process.stderr.write(`usage: ${prog} MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS]\n`);
+  process.stderr.write(`usage: ${prog} MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS] [--min-time MS]\n`);
   fail(msg);
 }
 
 function parseArgs(argv) {
-  const a = { threads: 2, dump: null, inputShape: [3, 224, 224] };
+  const a = { threads: 2, dump: null, inputShape: [3, 224, 224], minTime: 0 };
   const pos = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--threads' && i + 1 < argv.length) a.threads = Number(argv[++i]);
     else if (argv[i] === '--dump' && i + 1 < argv.length) a.dump = argv[++i];
     else if (argv[i] === '--input-shape' && i + 1 < argv.length) a.inputShape = argv[++i].split(',').map(Number);
+    else if (argv[i] === '--min-time' && i + 1 < argv.length) a.minTime = Number(argv[++i]);
     else if (argv[i].startsWith('--')) usage(`unknown option '${argv[i]}'`);
     else pos.push(argv[i]);
   }
   if (pos.length !== 4) usage('expected 4 positional arguments');
   [a.model, a.batch, a.iterations, a.warmup] = [pos[0], Number(pos[1]), Number(pos[2]), Number(pos[3])];
   const int = (v) => Number.isInteger(v);
+  if (!(a.minTime >= 0)) usage('--min-time takes milliseconds >= 0');
   if (!int(a.batch) || !int(a.iterations) || !int(a.warmup) || !int(a.threads) ||
       a.batch < 1 || a.iterations < 1 || a.warmup < 0 || a.threads < 1)
     usage('BATCH, ITERATIONS and --threads must be >= 1, WARMUP >= 0');
@@ -110,7 +113,8 @@ async function main() {
   for (let i = 0; i < a.warmup; i++) await run();
   const lat = [];
   const cpu0 = cpuMs(), wall0 = nowMs();
-  for (let i = 0; i < a.iterations; i++) {
+  // as bench_model.c: ITERATIONS, and more until --min-time milliseconds were timed
+  while (lat.length < a.iterations || nowMs() - wall0 < a.minTime) {
     t0 = nowMs();
     out = await run();
     lat.push(nowMs() - t0);
@@ -124,7 +128,7 @@ async function main() {
     side: 'ort', model: a.model, batch: a.batch, threads: a.threads,
     load_ms: round3(loadMs), first_ms: round3(first),
     median_ms: round3(median(lat)), min_ms: round3(Math.min(...lat)),
-    iters: a.iterations, warmup: a.warmup, cores_busy: Math.round(coresBusy * 100) / 100,
+    iters: lat.length, warmup: a.warmup, cores_busy: Math.round(coresBusy * 100) / 100,
     base_rss_kib: baseRss, peak_rss_kib: peakRssKib(),
     version: ort.env.versions ? ort.env.versions.common : undefined,
   }) + '\n');
