@@ -29,8 +29,15 @@
  * deadline with ACL_ERROR_RT_WAIT_TIMEOUT, reported at the stream's next
  * synchronisation.
  *
- * Lifetime: the handle holds one reference and every queued task one; the
- * memory (and the shared signal) goes with the last.
+ * Task graphs (graph_capture.c): the three tasks may be recorded and run
+ * once per replay.  A wait starts afresh each time (parked state, timer and
+ * failure cleared when it ends, or when the replay parked in it is
+ * discarded); a record held by a graph counts as a queued record
+ * (`pending`) for as long as the graph holds it, since any replay may run
+ * it.
+ *
+ * Lifetime: the handle holds one reference and every queued or recorded
+ * task one; the memory (and the shared signal) goes with the last.
  *
  * Locks: nf_timers.lock -> notify lock -> stream lock; the watch lock
  * (ipc_signal.c) -> notify lock; notify lock -> the registry's lock
@@ -50,6 +57,7 @@
 #include "common/log.h"
 #include "rt/device.h"
 #include "rt/executor.h"
+#include "rt/graph.h"
 #include "rt/idpool.h"
 #include "rt/ipc_signal.h"
 #include "rt/timer.h"
@@ -70,7 +78,8 @@ struct acl__notify {
   int32_t sh_index;           /* and its index there */
   int imported;               /* bound by aclrtNotifyImportByKey */
   char key[ACL__DS_KEY_LEN + 1];
-  atomic_int pending;         /* records queued in this process that have not run */
+  atomic_int pending;         /* records queued in this process that have not run, and records held
+                                 by task graphs */
   nf_wait *waiters;           /* parked waits (lock) */
   acl__ipcsig_watcher watch;
   acl__notify *prev, *next;   /* live notifies (nf_live.lock) */
@@ -93,7 +102,8 @@ typedef struct nf_task {
   acl__task t;
   acl__notify *n;
   uint32_t mode, value;
-  int ran;
+  int ran;   /* counted out of `pending` already */
+  int graph; /* submitted to a stream that records into a task graph: out of `pending` at release */
 } nf_task;
 
 static struct {
@@ -221,11 +231,14 @@ static int nf_wait_run(acl__task *t) {
     }
   }
   int result = ok ? 0 : w->result;
-  if (ok || result != 0)
+  if (ok || result != 0) {
     nf_unlink_locked(n, w);
+    w->result = 0; /* a replay runs the task again from the start */
+  }
   pthread_mutex_unlock(&n->lock);
   if (ok || result != 0) {
     nf_timer_remove(w);
+    w->armed = 0;
     if (result == ACL_ERROR_RT_WAIT_TIMEOUT)
       snprintf(t->what, sizeof(t->what), "%snotify wait (no record within %u s)", n->count ? "count " : "",
                w->timeout_s);
@@ -256,6 +269,18 @@ static void nf_wait_due(acl__deadline_entry *d) {
 
 uint64_t acl__notify_poll(uint64_t now) { return acl__deadline_poll(&nf_timers, now, nf_wait_due); }
 
+/* The replay parked in this wait was discarded (graph_replay.c): off the
+ * timer and the waiter list, to start afresh at the next replay. */
+static void nf_wait_cancel(acl__task *t) {
+  nf_wait *w = (nf_wait *)t;
+  nf_timer_remove(w);
+  w->armed = 0;
+  pthread_mutex_lock(&w->n->lock);
+  nf_unlink_locked(w->n, w);
+  w->result = 0;
+  pthread_mutex_unlock(&w->n->lock);
+}
+
 static void nf_record_release(acl__task *t) {
   nf_task *r = (nf_task *)t;
   if (!r->ran)
@@ -276,8 +301,10 @@ static int nf_record_run(acl__task *t) {
     while (!atomic_compare_exchange_weak(word, &v, nf_apply(v, r->mode, r->value))) {
     }
   }
-  r->ran = 1;
-  atomic_fetch_sub(&n->pending, 1);
+  if (!r->graph && !r->ran) {
+    r->ran = 1;
+    atomic_fetch_sub(&n->pending, 1);
+  }
   nf_wake_locked(n);
   acl__ds_sig *sh = n->sh;
   pthread_mutex_unlock(&n->lock);
@@ -296,6 +323,7 @@ static int nf_reset_run(acl__task *t) {
 }
 
 static int nf_submit(const char *api, acl__notify *n, acl__stream *s, acl__task *t) {
+  t->ri_ok = 1; /* each runs again from the start: a capture may record it (see the top) */
   pthread_mutex_lock(&n->lock);
   n->refs++;
   pthread_mutex_unlock(&n->lock);
@@ -315,6 +343,8 @@ int acl__notify_record(const char *api, acl__notify *n, acl__stream *s, uint32_t
   r->n = n;
   r->mode = mode;
   r->value = value;
+  r->graph = acl__stream_capturing(s); /* a hint: wrong only when a capture begins or ends meanwhile, which
+                                          moves the give-back between run and release, no more */
   atomic_fetch_add(&n->pending, 1);
   return nf_submit(api, n, s, &r->t);
 }
@@ -345,6 +375,7 @@ int acl__notify_wait(const char *api, acl__notify *n, acl__stream *s, uint32_t m
   w->value = value;
   w->clear = clear;
   w->timeout_s = timeout_s;
+  w->t.cancel = nf_wait_cancel;
   return nf_submit(api, n, s, &w->t);
 }
 

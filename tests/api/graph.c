@@ -1,7 +1,7 @@
 /*
  * graph.c - model runtime instances captured from one stream (aclmdlRI,
  * docs/graphs.md): capture and replay equal eager execution, replays are
- * serialised, host functions and value waits replay, capture modes, the
+ * serialised, host functions, value waits and notifies replay, capture modes, the
  * capture error codes, names, ids, callbacks, introspection and the JSON
  * dump.  Several streams, build mode and conditional tasks are in
  * graph_multi.c, changes after recording in graph_update.c.  Public API
@@ -278,6 +278,95 @@ TEST(value_wait_parks_the_replay) {
   CHECK_INT_EQ(seq, 3);
   CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
   aclrtFree(flag);
+  aclrtDestroyStream(s);
+  aclrtDestroyStream(w);
+  down();
+}
+
+/* Notifies in a graph: a recorded wait parks each replay until a record
+ * (here an eager one on another stream) and resets the notify; recorded
+ * records set notifies and change a count notify's count at each replay.  A
+ * replay discarded while it waits, and one whose wait timed out, leave the RI
+ * usable: the next replay waits afresh. */
+TEST(notifies_replay) {
+  up();
+  aclrtStream s = NULL, w = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtCreateStream(&w), ACL_SUCCESS);
+  aclrtNotify go = NULL, done = NULL;
+  aclrtCntNotify cnt = NULL;
+  CHECK_INT_EQ(aclrtCreateNotify(&go, 0), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtCreateNotify(&done, 0), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtCntNotifyCreate(&cnt, 0), ACL_SUCCESS);
+  static atomic_int calls;
+  atomic_store(&calls, 0);
+  aclrtCntNotifyRecordInfo add1 = {ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1};
+  aclmdlRI ri = NULL;
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtWaitAndResetNotify(go, s, 0), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_call, &calls), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtRecordNotify(done, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtCntNotifyRecord(cnt, s, &add1), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS);
+  usleep(20000);
+  CHECK_INT_EQ(atomic_load(&calls), 0); /* recorded, not run */
+  for (int round = 1; round <= 2; round++) {
+    CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+    usleep(30000);
+    CHECK_INT_EQ(atomic_load(&calls), round - 1);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    CHECK_INT_EQ(aclrtStreamQuery(s, &st), ACL_SUCCESS);
+    CHECK_INT_EQ(st, ACL_STREAM_STATUS_NOT_READY);
+    CHECK_INT_EQ(aclrtRecordNotify(go, w), ACL_SUCCESS);
+    CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    CHECK_INT_EQ(atomic_load(&calls), round);
+    /* the replay's record releases one eager wait, with a timeout that would fail it otherwise */
+    CHECK_INT_EQ(aclrtWaitAndResetNotify(done, w, 2), ACL_SUCCESS);
+    CHECK_INT_EQ(aclrtSynchronizeStream(w), ACL_SUCCESS);
+  }
+  /* two replays added 1 each */
+  aclrtCntNotifyWaitInfo two = {ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 2, 2, 1, {0}};
+  CHECK_INT_EQ(aclrtCntNotifyWaitWithTimeout(cnt, w, &two), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(w), ACL_SUCCESS);
+  /* aclmdlRIExecute times out in the wait: that replay is discarded, the next one waits again */
+  CHECK_INT_EQ(aclmdlRIExecute(ri, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  CHECK_INT_EQ(atomic_load(&calls), 2);
+  CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+  usleep(30000);
+  CHECK_INT_EQ(atomic_load(&calls), 2);
+  CHECK_INT_EQ(aclrtRecordNotify(go, w), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  CHECK_INT_EQ(atomic_load(&calls), 3);
+  CHECK_INT_EQ(aclrtWaitAndResetNotify(done, w, 2), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(w), ACL_SUCCESS);
+  aclmdlRITask tasks[4];
+  uint32_t n = 4;
+  CHECK_INT_EQ(aclmdlRIGetTasksByStream(s, tasks, &n), ACL_SUCCESS);
+  CHECK_INT_EQ(n, 4);
+  aclmdlRITaskType type = ACL_MODEL_RI_TASK_KERNEL;
+  CHECK_INT_EQ(aclmdlRITaskGetType(tasks[0], &type), ACL_SUCCESS);
+  CHECK_INT_EQ(type, ACL_MODEL_RI_TASK_DEFAULT);
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
+
+  /* a recorded wait with a timeout: the replay fails with 107019 ... */
+  CHECK_INT_EQ(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtWaitAndResetNotify(go, s, 1), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtLaunchHostFunc(s, count_call, &calls), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRICaptureEnd(s, &ri), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_WAIT_TIMEOUT);
+  CHECK_INT_EQ(atomic_load(&calls), 3);
+  /* ... and the next replay waits afresh, with a timer of its own */
+  CHECK_INT_EQ(aclrtRecordNotify(go, w), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(w), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIExecuteAsync(ri, s), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  CHECK_INT_EQ(atomic_load(&calls), 4);
+  /* the notifies may go before the RI that recorded them (it holds them until destroyed) */
+  CHECK_INT_EQ(aclrtDestroyNotify(go), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtDestroyNotify(done), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtCntNotifyDestroy(cnt), ACL_SUCCESS);
+  CHECK_INT_EQ(aclmdlRIDestroy(ri), ACL_SUCCESS);
   aclrtDestroyStream(s);
   aclrtDestroyStream(w);
   down();
