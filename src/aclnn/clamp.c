@@ -285,6 +285,7 @@ aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor *self, const aclTen
     }
   }
   j->cdt = cdt;
+  j->base.pointwise = 1; /* rows of self and the bounds gathered, then the row of out written */
   j->len = j->v[3].dims[j->v[3].rank - 1];
   j->rows = j->len > 0 ? acl__nn_numel(out) / j->len : 0;
   ex->empty = acl__nn_numel(out) == 0;

@@ -14,7 +14,9 @@
  * rows shared out over the device's executors, pieces in order.
  *
  * A job's inputs that share memory with its outputs are read from a copy
- * (executor.c), so in-place forms and overlapping views are safe.
+ * (executor.c), so in-place forms and overlapping views are safe; Tril /
+ * Triu and InplaceCopy are pointwise (nn.h), so an input that is the
+ * output's very view is read in place instead.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,8 @@ static void cp_store_c(char *d, aclDataType t, double re, double im) {
 void acl__nn_convert(char *d, int64_t ds, aclDataType dt, const char *s, int64_t ss, aclDataType st, int64_t n) {
   if (dt == st) {
     size_t es = acl__nn_dtype_size(dt);
+    if (d == s && ds == ss) /* onto itself (an in-place operator): nothing to move */
+      return;
     if (ds == (int64_t)es && ss == (int64_t)es) {
       memmove(d, s, (size_t)n * es);
       return;

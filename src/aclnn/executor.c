@@ -443,6 +443,17 @@ typedef struct acl__nn_jtask {
   acl__nn_dump *dump;                 /* operator dump (dump.c), or NULL */
 } acl__nn_jtask;
 
+/* a at pa and b at pb are the same elements in the same order: element size, dims and strides alike (dims of
+ * 1 aside) */
+static int acl__nn_same_view(const acl__nn_tref *a, const char *pa, const acl__nn_tref *b, const char *pb) {
+  if (pa != pb || acl__nn_dtype_size(a->dtype) != acl__nn_dtype_size(b->dtype) || a->rank != b->rank)
+    return 0;
+  for (int d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d] || (a->dims[d] > 1 && a->st[d] != b->st[d]))
+      return 0;
+  return 1;
+}
+
 static int acl__nn_jtask_run(acl__task *t) {
   acl__nn_jtask *k = acl__task_payload(t);
   const acl__nn_job *j = k->job;
@@ -498,7 +509,8 @@ aclnnStatus acl__nn_job_submit(const char *api, aclOpExecutor *ex, acl__stream *
     }
     k->ptr[i] = (char *)acl__mem_dev_ptr(sl->addr) + r->off * (int64_t)es;
   }
-  /* an input whose bytes an output also covers, other than the same view of an in-place operator */
+  /* an input whose bytes an output also covers is read from a copy, unless it is the output's very view and
+   * the operator is pointwise (an in-place operator) */
   for (int i = 0; i < j->nt; i++) {
     const acl__nn_tref *a = &j->t[i];
     if (a->is_out || a->hi == a->lo)
@@ -509,7 +521,7 @@ aclnnStatus acl__nn_job_submit(const char *api, aclOpExecutor *ex, acl__stream *
         continue;
       uintptr_t alo = (uintptr_t)ex->slot[a->slot].addr + (uintptr_t)a->lo, ahi = alo + (uintptr_t)(a->hi - a->lo);
       uintptr_t blo = (uintptr_t)ex->slot[b->slot].addr + (uintptr_t)b->lo, bhi = blo + (uintptr_t)(b->hi - b->lo);
-      if (ahi > blo && bhi > alo)
+      if (ahi > blo && bhi > alo && !(j->pointwise && acl__nn_same_view(a, k->ptr[i], b, k->ptr[o])))
         k->copy_in |= 1u << i;
     }
   }

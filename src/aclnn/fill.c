@@ -125,6 +125,7 @@ static aclnnStatus fill_copy(const char *api, const char *api2, const aclTensor 
   acl__nn_piece *p = acl__nn_cp_add(ex, ACL__NN_PIECE_COPY);
   p->src = sv;
   p->dst = dv;
+  ex->job->pointwise = 1; /* src element by element into selfRef's at the same position */
   return acl__nn_cp_done(ex, ws, exo);
 }
 

@@ -374,6 +374,9 @@ struct acl__nn_job {
   int refs;                         /* atomic */
   acl__nn_job_fn run;
   void (*destroy)(acl__nn_job *j);  /* releases what the operator hung on it (NULL: nothing) */
+  int pointwise;                    /* each output element depends only on the inputs' elements at its position
+                                       (in the tensors' own dims), read before it is written: an input that is
+                                       an output's very view is read in place, without a copy (executor.c) */
   int nt;
   acl__nn_tref t[ACL__NN_MAX_SLOTS];
 };

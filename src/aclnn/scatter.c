@@ -254,6 +254,7 @@ static aclnnStatus fill_plan(const char *api, const char *api2, aclTensor *self,
     return ACLNN_ERR_INNER_CREATE_EXECUTOR;
   j->ti_value = ti[2];
   j->ti_out = ti[3];
+  j->base.pointwise = 1; /* selfRef is read in place */
   acl__ix_broadcast_view(&j->base.t[1], j->base.t[ti[3]].rank, j->base.t[ti[3]].dims);
   if (vt == NULL) {
     acl__nn_val v;

@@ -540,7 +540,10 @@ static aclnnStatus sh_tri(const char *api, const char *api2, const aclTensor *se
   acl__nn_view src, dst;
   acl__nn_cp_full(&src, 0, self);
   acl__nn_cp_full(&dst, 0, out);
-  return sh_one(api, api2, sname, self, out, kind, &src, &dst, diagonal, ws, ex);
+  rc = sh_one(api, api2, sname, self, out, kind, &src, &dst, diagonal, ws, ex);
+  if (rc == 0)
+    (*ex)->job->pointwise = 1; /* an element is kept or zeroed where it lies: in place needs no copy */
+  return rc;
 }
 
 aclnnStatus aclnnTrilGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,

@@ -3,12 +3,15 @@
  * aclnn.md section 8.12 (ctest -R api/aclnn/fill): InplaceCopy (broadcast,
  * conversion, strided and overlapping views), InplaceZero, InplaceOne,
  * InplaceFillScalar, InplaceFillTensor on every type and on views (the
- * elements outside the view keep their values), Arange and Range against
+ * elements outside the view keep their values), in-place forms on their own
+ * and on partly overlapping views, Arange and Range against
  * references computed here; the argument checks.
  */
 #include <math.h>
 
 #include "aclnn_util.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_tril.h"
 
 static const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,   ACL_UINT8,
                                     ACL_INT16, ACL_INT32,   ACL_INT64, ACL_BOOL,   ACL_UINT16, ACL_UINT32};
@@ -175,6 +178,92 @@ TEST(inplace_copy) {
   aclDestroyTensor(tr);
   nt_free(&s2);
   nt_free(&x);
+  nt_down(st);
+}
+
+/* In place on the very view (InplaceCopy from a second tensor over the same elements, InplaceTril,
+ * InplaceMaskedFillScalar, on a strided view): the result is right and the storage outside the view keeps
+ * its values.  Views that overlap only in part (a copy from the same elements two places on, a Tril written
+ * one row further down) read the old values, as if the input had been copied first. */
+TEST(inplace_views) {
+  aclrtStream st = nt_up();
+  uint64_t ws;
+  aclOpExecutor *ex;
+  double v[24], w[24];
+  for (int i = 0; i < 24; i++)
+    v[i] = i + 1;
+  /* InplaceCopy from a second tensor of the same view: nothing changes */
+  {
+    nt_tensor x = sparse(ACL_FLOAT, v);
+    aclTensor *same = aclCreateTensor(x.dims, 2, ACL_FLOAT, x.strides, 0, ACL_FORMAT_ND, &x.elems, 1, x.dev);
+    NT_OK(aclnnInplaceCopyGetWorkspaceSize(x.t, same, &ws, &ex));
+    nt_run(aclnnInplaceCopy, ws, ex, st);
+    expect_sparse("InplaceCopy from its own view", &x, v);
+    aclDestroyTensor(same);
+    nt_free(&x);
+  }
+  /* InplaceCopy of x[2 + 2i] <- x[2i]: the old values, not the ones just written */
+  {
+    const int64_t d[1] = {10}, s2[1] = {2};
+    nt_tensor x = nt_view(ACL_FLOAT, 1, d, s2, 2, 24, v);
+    int64_t n = 24;
+    aclTensor *src = aclCreateTensor(d, 1, ACL_FLOAT, s2, 0, ACL_FORMAT_ND, &n, 1, x.dev);
+    NT_OK(aclnnInplaceCopyGetWorkspaceSize(x.t, src, &ws, &ex));
+    nt_run(aclnnInplaceCopy, ws, ex, st);
+    for (int i = 0; i < 24; i++)
+      w[i] = v[i];
+    for (int i = 0; i < 10; i++)
+      w[2 + 2 * i] = v[2 * i];
+    double *g = nt_read_storage(&x);
+    NT_CHECK_ALL("InplaceCopy from a view two elements back", g, w, 24, 0);
+    free(g);
+    aclDestroyTensor(src);
+    nt_free(&x);
+  }
+  /* InplaceTril of the sparse [3, 4] view, diagonal 1 */
+  {
+    nt_tensor x = sparse(ACL_FLOAT, v);
+    NT_OK(aclnnInplaceTrilGetWorkspaceSize(x.t, 1, &ws, &ex));
+    nt_run(aclnnInplaceTril, ws, ex, st);
+    for (int i = 0; i < 12; i++)
+      w[i] = i % 4 <= i / 4 + 1 ? v[i] : 0;
+    expect_sparse("InplaceTril of a strided view", &x, w);
+    nt_free(&x);
+  }
+  /* Tril of rows 0-2 of a [4, 4] matrix into rows 1-3 of it */
+  {
+    const int64_t d[2] = {3, 4}, s44[2] = {4, 1};
+    nt_tensor x = nt_view(ACL_FLOAT, 2, d, s44, 0, 16, v);
+    int64_t n = 16;
+    aclTensor *down = aclCreateTensor(d, 2, ACL_FLOAT, s44, 4, ACL_FORMAT_ND, &n, 1, x.dev);
+    NT_OK(aclnnTrilGetWorkspaceSize(x.t, 0, down, &ws, &ex));
+    nt_run(aclnnTril, ws, ex, st);
+    for (int i = 0; i < 4; i++)
+      w[i] = v[i];
+    for (int i = 0; i < 12; i++)
+      w[4 + i] = i % 4 <= i / 4 ? v[i] : 0;
+    double *g = nt_read_storage(&x);
+    NT_CHECK_ALL("Tril into its own rows one further down", g, w, 16, 0);
+    free(g);
+    aclDestroyTensor(down);
+    nt_free(&x);
+  }
+  /* InplaceMaskedFillScalar of the sparse view where the mask is set */
+  {
+    nt_tensor x = sparse(ACL_FLOAT, v);
+    const int64_t dm[1] = {4};
+    double mv[4] = {1, 0, 0, 1};
+    nt_tensor m = nt_make(ACL_BOOL, 1, dm, mv);
+    aclScalar *val = nt_scalar(ACL_FLOAT, -5);
+    NT_OK(aclnnInplaceMaskedFillScalarGetWorkspaceSize(x.t, m.t, val, &ws, &ex));
+    nt_run(aclnnInplaceMaskedFillScalar, ws, ex, st);
+    for (int i = 0; i < 12; i++)
+      w[i] = mv[i % 4] != 0 ? -5 : v[i];
+    expect_sparse("InplaceMaskedFillScalar of a strided view", &x, w);
+    aclDestroyScalar(val);
+    nt_free(&m);
+    nt_free(&x);
+  }
   nt_down(st);
 }
 
