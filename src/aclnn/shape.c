@@ -104,6 +104,25 @@ static int sh_dim(const char *api, const char *name, int64_t d, int rank, const 
   return -1;
 }
 
+/* An int-array argument: its parameter name, the array, and where its
+ * values and their count go. */
+typedef struct sh_ints {
+  const char *name;
+  const aclIntArray *a;
+  const int64_t **v;
+  uint64_t *n;
+} sh_ints;
+
+/* Reads the n int-array arguments of t[] in order: 0, or the code recorded
+ * for the first that is not a live aclIntArray (acl__nn_int_array_arg). */
+static int sh_int_args(const char *api, const sh_ints *t, int n) {
+  int rc = 0;
+  for (int i = 0; i < n; i++)
+    if ((*t[i].v = acl__nn_int_array_arg(api, t[i].name, t[i].a, t[i].n, &rc)) == NULL)
+      return rc;
+  return 0;
+}
+
 /* The n dims v[] names, wrapped into out[]: 0, or 161002 for a dim out of
  * range or named twice. */
 static int sh_dims_once(const char *api, const char *name, const int64_t *v, uint64_t n, int rank, int *out) {
@@ -186,9 +205,9 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArra
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor), d[ACL__NN_MAX_RANK];
   if (rc != 0)
     return rc;
+  const int64_t *v = NULL;
   uint64_t n = 0;
-  const int64_t *v = acl__nn_int_array_arg(api, "dims", dims, &n, &rc);
-  if (v == NULL)
+  if ((rc = sh_int_args(api, (const sh_ints[]){{"dims", dims, &v, &n}}, 1)) != 0)
     return rc;
   if (n != self->ndim)
     return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
@@ -211,9 +230,9 @@ aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor *self, const aclIntArray *
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor), d[ACL__NN_MAX_RANK];
   if (rc != 0)
     return rc;
+  const int64_t *v = NULL;
   uint64_t n = 0;
-  const int64_t *v = acl__nn_int_array_arg(api, "dims", dims, &n, &rc);
-  if (v == NULL)
+  if ((rc = sh_int_args(api, (const sh_ints[]){{"dims", dims, &v, &n}}, 1)) != 0)
     return rc;
   if (n > self->ndim)
     return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "dims has %llu values; self has %llu dims", (unsigned long long)n,
@@ -238,9 +257,9 @@ aclnnStatus aclnnExpandGetWorkspaceSize(const aclTensor *self, const aclIntArray
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor);
   if (rc != 0)
     return rc;
+  const int64_t *v = NULL;
   uint64_t n = 0;
-  const int64_t *v = acl__nn_int_array_arg(api, "size", size, &n, &rc);
-  if (v == NULL)
+  if ((rc = sh_int_args(api, (const sh_ints[]){{"size", size, &v, &n}}, 1)) != 0)
     return rc;
   int rank = (int)self->ndim;
   if (n < self->ndim || n > ACL__NN_MAX_RANK)
@@ -282,9 +301,9 @@ aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor *self, const aclIntArray
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor);
   if (rc != 0)
     return rc;
+  const int64_t *v = NULL;
   uint64_t n = 0;
-  const int64_t *v = acl__nn_int_array_arg(api, "repeats", repeats, &n, &rc);
-  if (v == NULL)
+  if ((rc = sh_int_args(api, (const sh_ints[]){{"repeats", repeats, &v, &n}}, 1)) != 0)
     return rc;
   int rank = (int)self->ndim;
   if (n < self->ndim || n > ACL__NN_MAX_RANK)
@@ -384,21 +403,11 @@ aclnnStatus aclnnSliceV2GetWorkspaceSize(const aclTensor *self, const aclIntArra
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor), d[ACL__NN_MAX_RANK];
   if (rc != 0)
     return rc;
-  uint64_t ns = 0;
-  const int64_t *sv = acl__nn_int_array_arg(api, "starts", starts, &ns, &rc);
-  if (sv == NULL)
-    return rc;
-  uint64_t ne = 0;
-  const int64_t *ev = acl__nn_int_array_arg(api, "ends", ends, &ne, &rc);
-  if (ev == NULL)
-    return rc;
-  uint64_t na = 0;
-  const int64_t *av = acl__nn_int_array_arg(api, "axes", axes, &na, &rc);
-  if (av == NULL)
-    return rc;
-  uint64_t np = 0;
-  const int64_t *pv = acl__nn_int_array_arg(api, "steps", steps, &np, &rc);
-  if (pv == NULL)
+  const int64_t *sv = NULL, *ev = NULL, *av = NULL, *pv = NULL;
+  uint64_t ns = 0, ne = 0, na = 0, np = 0;
+  const sh_ints arrays[] = {
+      {"starts", starts, &sv, &ns}, {"ends", ends, &ev, &ne}, {"axes", axes, &av, &na}, {"steps", steps, &pv, &np}};
+  if ((rc = sh_int_args(api, arrays, 4)) != 0)
     return rc;
   if (ne != ns || na != ns || np != ns || ns > self->ndim)
     return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
@@ -440,17 +449,10 @@ aclnnStatus aclnnStridedSliceGetWorkspaceSize(const aclTensor *self, const aclIn
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor);
   if (rc != 0)
     return rc;
-  uint64_t nb = 0;
-  const int64_t *bv = acl__nn_int_array_arg(api, "begin", begin, &nb, &rc);
-  if (bv == NULL)
-    return rc;
-  uint64_t ne = 0;
-  const int64_t *ev = acl__nn_int_array_arg(api, "end", end, &ne, &rc);
-  if (ev == NULL)
-    return rc;
-  uint64_t ns = 0;
-  const int64_t *sv = acl__nn_int_array_arg(api, "strides", strides, &ns, &rc);
-  if (sv == NULL)
+  const int64_t *bv = NULL, *ev = NULL, *sv = NULL;
+  uint64_t nb = 0, ne = 0, ns = 0;
+  const sh_ints arrays[] = {{"begin", begin, &bv, &nb}, {"end", end, &ev, &ne}, {"strides", strides, &sv, &ns}};
+  if ((rc = sh_int_args(api, arrays, 3)) != 0)
     return rc;
   if (ne != nb || ns != nb || nb > 64)
     return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
@@ -577,9 +579,10 @@ aclnnStatus aclnnConstantPadNdGetWorkspaceSize(const aclTensor *self, const aclI
   int rc = sh_begin(api, api2, "self", self, out, ALL_T, 1, workspaceSize, executor);
   if (rc != 0)
     return rc;
+  const int64_t *v = NULL;
   uint64_t n = 0;
-  const int64_t *v = acl__nn_int_array_arg(api, "pad", pad, &n, &rc);
-  if (v == NULL || acl__nn_scalar_arg(api, "value", value, &rc) == NULL)
+  if ((rc = sh_int_args(api, (const sh_ints[]){{"pad", pad, &v, &n}}, 1)) != 0 ||
+      acl__nn_scalar_arg(api, "value", value, &rc) == NULL)
     return rc;
   if ((rc = acl__nn_check_type(api, api2, "scalar", "value", value->dtype, ALL_T)) != 0)
     return rc;
@@ -849,9 +852,9 @@ aclnnStatus aclnnSplitWithSizeGetWorkspaceSize(const aclTensor *self, const aclI
   int rc = acl__nn_cp_args(api, api2, 1, &self, names, workspaceSize, executor);
   if (rc != 0 || (rc = acl__nn_check_type(api, api2, "tensor", "self", self->dtype, ALL_T)) != 0)
     return rc;
+  const int64_t *v = NULL;
   uint64_t n = 0;
-  const int64_t *v = acl__nn_int_array_arg(api, "splitSize", splitSize, &n, &rc);
-  if (v == NULL)
+  if ((rc = sh_int_args(api, (const sh_ints[]){{"splitSize", splitSize, &v, &n}}, 1)) != 0)
     return rc;
   int d = sh_dim(api, "dim", dim, (int)self->ndim, "self");
   if (d < 0)
