@@ -10,7 +10,15 @@
  * bfloat16 and views it cannot describe go through dense float32 buffers.
  * The weights are reordered at every run (phase 2 may see new weights in
  * the same memory).  Computation is float32 whatever cubeMathType says.
+ *
+ * A program calls phase 1 once per operator call, most often on shapes it
+ * has seen (a network's layers, step after step).  oneDNN caches the
+ * primitives it makes, but asking for one still walks its implementations
+ * (the primitive descriptors): so the primitives of the last CONV_CACHE
+ * shapes are kept here (conv_cache), shared by the jobs of the same shape
+ * and attributes, and phase 1 on a known shape makes none.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,45 +33,133 @@
 /* The three tensors of a convolution oneDNN reads or writes through a reorder. */
 enum { CV_SRC, CV_WEI, CV_DST, CV_N };
 
-typedef struct conv_job {
-  acl__nn_job base;               /* input, weight, [bias], output */
-  int ti[CV_N], tbias;            /* their trefs (tbias -1: none) */
-  int direct[CV_N];               /* the caller's tensor is what the reorder reads / writes */
-  acl__nn_tref dense[CV_N];       /* the tensors' dims, dense (the float32 copies when not direct) */
-  dnnl_memory_desc_t user[CV_N];  /* the caller's side of each reorder (its tensor, or the dense copy) */
+/* What the primitives depend on: the caller's side of the reorders and the attributes. */
+typedef struct conv_key {
+  dnnl_memory_desc_t user[CV_N]; /* the caller's side of each reorder (its tensor, or the dense copy) */
+  int transposed, bias, threads; /* threads: the OpenMP team the primitives are made for */
+  int64_t groups, st[3], dl[3], pl[3], pr[3], op[3];
+} conv_key;
+
+/* The primitives of one key, shared by the jobs of that key and the cache. */
+typedef struct conv_prims {
+  int refs; /* conv_cache.lock */
+  conv_key key;
   dnnl_memory_desc_t prim[CV_N];  /* the convolution's side */
   dnnl_primitive_t reorder[CV_N]; /* NULL: the layouts are equal */
   dnnl_memory_desc_t bias_md, scratch_md;
   dnnl_primitive_t conv;
-  int threads; /* the OpenMP team the primitives were made for */
+} conv_prims;
+
+typedef struct conv_job {
+  acl__nn_job base;         /* input, weight, [bias], output */
+  int ti[CV_N], tbias;      /* their trefs (tbias -1: none) */
+  int direct[CV_N];         /* the caller's tensor is what the reorder reads / writes */
+  acl__nn_tref dense[CV_N]; /* the tensors' dims, dense (the float32 copies when not direct) */
+  conv_prims *p;            /* a reference */
 } conv_job;
 
-static void conv_destroy(acl__nn_job *base) {
-  conv_job *j = (conv_job *)base;
+/* ---- the primitives of recent shapes ------------------------------------------------------------ */
+
+#define CONV_CACHE 16
+
+/* Lock: a leaf (nothing is called with it held but the reference counts' arithmetic). */
+static struct {
+  pthread_mutex_t lock;
+  conv_prims *e[CONV_CACHE]; /* most recently used first; a reference each */
+} conv_cache = {PTHREAD_MUTEX_INITIALIZER, {0}};
+
+static void conv_prims_free(conv_prims *p) {
   for (int i = 0; i < CV_N; i++)
-    if (j->reorder[i] != NULL)
-      dnnl_primitive_destroy(j->reorder[i]);
-  if (j->conv != NULL)
-    dnnl_primitive_destroy(j->conv);
+    if (p->reorder[i] != NULL)
+      dnnl_primitive_destroy(p->reorder[i]);
+  if (p->conv != NULL)
+    dnnl_primitive_destroy(p->conv);
+  free(p);
 }
+
+static void conv_prims_unref(conv_prims *p) {
+  if (p == NULL)
+    return;
+  pthread_mutex_lock(&conv_cache.lock);
+  int last = --p->refs == 0;
+  pthread_mutex_unlock(&conv_cache.lock);
+  if (last)
+    conv_prims_free(p);
+}
+
+static int conv_key_equal(const conv_key *a, const conv_key *b) {
+  for (int i = 0; i < CV_N; i++)
+    if (!dnnl_memory_desc_equal(&a->user[i], &b->user[i]))
+      return 0;
+  return a->transposed == b->transposed && a->bias == b->bias && a->threads == b->threads && a->groups == b->groups &&
+         memcmp(a->st, b->st, sizeof a->st) == 0 && memcmp(a->dl, b->dl, sizeof a->dl) == 0 &&
+         memcmp(a->pl, b->pl, sizeof a->pl) == 0 && memcmp(a->pr, b->pr, sizeof a->pr) == 0 &&
+         memcmp(a->op, b->op, sizeof a->op) == 0;
+}
+
+/* The cached primitives of key k (a new reference, moved to the front), or NULL. */
+static conv_prims *conv_cache_get(const conv_key *k) {
+  conv_prims *p = NULL;
+  pthread_mutex_lock(&conv_cache.lock);
+  for (int i = 0; i < CONV_CACHE && conv_cache.e[i] != NULL; i++)
+    if (conv_key_equal(&conv_cache.e[i]->key, k)) {
+      p = conv_cache.e[i];
+      memmove(&conv_cache.e[1], &conv_cache.e[0], (size_t)i * sizeof p);
+      conv_cache.e[0] = p;
+      p->refs++;
+      break;
+    }
+  pthread_mutex_unlock(&conv_cache.lock);
+  return p;
+}
+
+/* Puts p at the front (the cache takes a reference of its own); the last entry drops out. */
+static void conv_cache_put(conv_prims *p) {
+  pthread_mutex_lock(&conv_cache.lock);
+  conv_prims *out = conv_cache.e[CONV_CACHE - 1];
+  int last = out != NULL && --out->refs == 0;
+  memmove(&conv_cache.e[1], &conv_cache.e[0], (CONV_CACHE - 1) * sizeof p);
+  conv_cache.e[0] = p;
+  p->refs++;
+  pthread_mutex_unlock(&conv_cache.lock);
+  if (last)
+    conv_prims_free(out);
+}
+
+void acl__nn_conv_cache_drain(void) {
+  conv_prims *gone[CONV_CACHE];
+  pthread_mutex_lock(&conv_cache.lock);
+  for (int i = 0; i < CONV_CACHE; i++) {
+    conv_prims *p = conv_cache.e[i];
+    conv_cache.e[i] = NULL;
+    gone[i] = p != NULL && --p->refs == 0 ? p : NULL;
+  }
+  pthread_mutex_unlock(&conv_cache.lock);
+  for (int i = 0; i < CONV_CACHE; i++)
+    if (gone[i] != NULL)
+      conv_prims_free(gone[i]);
+}
+
+static void conv_destroy(acl__nn_job *base) { conv_prims_unref(((conv_job *)base)->p); }
 
 static int conv_run(const acl__nn_job *base, char *const *ptr, struct acl__device *dev) {
   const conv_job *j = (const conv_job *)base;
+  const conv_prims *p = j->p;
   void *dense[CV_N] = {NULL, NULL, NULL}, *inner[CV_N] = {NULL, NULL, NULL}, *user[CV_N], *at[CV_N];
   float *bias = NULL;
   int rc = 0;
   for (int i = 0; i < CV_N && rc == 0; i++) {
     user[i] = ptr[j->ti[i]];
     if (!j->direct[i]) {
-      if ((dense[i] = acl__nn_dnnl_temp(&j->user[i])) == NULL)
+      if ((dense[i] = acl__nn_dnnl_temp(&p->key.user[i])) == NULL)
         rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
       else if (i != CV_DST)
         acl__nn_gather_f32(&base->t[j->ti[i]], ptr[j->ti[i]], 0, 0, dense[i]);
       user[i] = dense[i];
     }
     at[i] = user[i];
-    if (rc == 0 && j->reorder[i] != NULL) {
-      if ((inner[i] = acl__nn_dnnl_temp(&j->prim[i])) == NULL)
+    if (rc == 0 && p->reorder[i] != NULL) {
+      if ((inner[i] = acl__nn_dnnl_temp(&p->prim[i])) == NULL)
         rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
       at[i] = inner[i];
     }
@@ -79,20 +175,20 @@ static int conv_run(const acl__nn_job *base, char *const *ptr, struct acl__devic
     acl__nn_dstep steps[4];
     int n = 0;
     for (int i = 0; i < CV_DST; i++)
-      if (j->reorder[i] != NULL)
-        steps[n++] = (acl__nn_dstep){j->reorder[i],    2,   {DNNL_ARG_FROM, DNNL_ARG_TO}, {&j->user[i], &j->prim[i]},
-                                     {user[i], at[i]}, NULL};
-    steps[n++] = (acl__nn_dstep){j->conv,
+      if (p->reorder[i] != NULL)
+        steps[n++] = (acl__nn_dstep){
+            p->reorder[i], 2, {DNNL_ARG_FROM, DNNL_ARG_TO}, {&p->key.user[i], &p->prim[i]}, {user[i], at[i]}, NULL};
+    steps[n++] = (acl__nn_dstep){p->conv,
                                  bias != NULL ? 4 : 3,
                                  {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS},
-                                 {&j->prim[CV_SRC], &j->prim[CV_WEI], &j->prim[CV_DST], &j->bias_md},
+                                 {&p->prim[CV_SRC], &p->prim[CV_WEI], &p->prim[CV_DST], &p->bias_md},
                                  {at[CV_SRC], at[CV_WEI], at[CV_DST], bias},
-                                 &j->scratch_md};
-    if (j->reorder[CV_DST] != NULL)
-      steps[n++] = (acl__nn_dstep){j->reorder[CV_DST],           2,
-                                   {DNNL_ARG_FROM, DNNL_ARG_TO}, {&j->prim[CV_DST], &j->user[CV_DST]},
+                                 &p->scratch_md};
+    if (p->reorder[CV_DST] != NULL)
+      steps[n++] = (acl__nn_dstep){p->reorder[CV_DST],           2,
+                                   {DNNL_ARG_FROM, DNNL_ARG_TO}, {&p->prim[CV_DST], &p->key.user[CV_DST]},
                                    {at[CV_DST], user[CV_DST]},   NULL};
-    rc = acl__nn_dnnl_run(dev, j->threads, steps, n);
+    rc = acl__nn_dnnl_run(dev, p->key.threads, steps, n);
   }
   if (rc == 0 && !j->direct[CV_DST])
     acl__nn_scatter_f32(&base->t[j->ti[CV_DST]], ptr[j->ti[CV_DST]], 0, 0, dense[CV_DST]);
@@ -187,46 +283,65 @@ static void conv_weights_view(const acl__nn_tref *t, int64_t g, int transposed, 
   v->rank = r;
 }
 
-/* Makes the primitives; -1 when oneDNN refuses. */
-static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int64_t g) {
-  dnnl_engine_t eng = acl__engine_dnnl_cpu();
-  if (eng == NULL)
-    return -1;
-  const acl__nn_tref *in = &j->base.t[j->ti[CV_SRC]], *w = &j->base.t[j->ti[CV_WEI]], *out = &j->base.t[j->ti[CV_DST]];
-  const acl__nn_tref *t[CV_N] = {in, w, out};
+/* The caller's side of each reorder (j->dense, j->direct) and the key of the primitives; -1 when oneDNN
+ * cannot describe a tensor. */
+static int conv_key_of(conv_job *j, const conv_args *c, int transposed, int64_t g, conv_key *k) {
+  memset(k, 0, sizeof *k);
   /* the caller's side: each tensor where it lies, or a dense float32 copy */
   for (int i = 0; i < CV_N; i++) {
-    j->dense[i] = *t[i];
+    const acl__nn_tref *t = &j->base.t[j->ti[i]];
+    j->dense[i] = *t;
     int64_t s = 1;
-    for (int k = t[i]->rank - 1; k >= 0; k--) {
-      j->dense[i].st[k] = s;
-      s *= t[i]->dims[k];
+    for (int d = t->rank - 1; d >= 0; d--) {
+      j->dense[i].st[d] = s;
+      s *= t->dims[d];
     }
-    j->direct[i] = acl__nn_dnnl_usable(t[i]);
-    const acl__nn_tref *src = j->direct[i] ? t[i] : &j->dense[i];
+    j->direct[i] = acl__nn_dnnl_usable(t);
+    const acl__nn_tref *src = j->direct[i] ? t : &j->dense[i];
     acl__nn_tref wv;
     if (i == CV_WEI) {
       conv_weights_view(src, g, transposed, &wv);
       src = &wv;
     }
-    if (acl__nn_dnnl_md(&j->user[i], src, dnnl_f32) != 0)
+    if (acl__nn_dnnl_md(&k->user[i], src, dnnl_f32) != 0)
       return -1;
   }
+  k->transposed = transposed;
+  k->bias = j->tbias >= 0;
+  k->threads = acl__nn_dnnl_threads();
+  k->groups = g;
+  for (int d = 0; d < c->nd; d++) {
+    k->st[d] = c->st[d];
+    k->dl[d] = c->dl[d];
+    k->pl[d] = c->pl[d];
+    k->pr[d] = c->pr[d];
+    k->op[d] = transposed ? c->op[d] : 0;
+  }
+  return 0;
+}
+
+/* Makes the primitives of p->key (acl__nn_dnnl_make: on a thread of its team); -1 when oneDNN refuses. */
+static int conv_primitives(void *arg) {
+  conv_prims *p = arg;
+  const conv_key *k = &p->key;
+  dnnl_engine_t eng = acl__engine_dnnl_cpu();
+  if (eng == NULL)
+    return -1;
   /* the convolution, layouts of oneDNN's choice */
   dnnl_memory_desc_t any[CV_N];
   for (int i = 0; i < CV_N; i++)
-    dnnl_memory_desc_init_by_tag(&any[i], j->user[i].ndims, j->user[i].dims, dnnl_f32, dnnl_format_tag_any);
-  int64_t oc = out->dims[1];
+    dnnl_memory_desc_init_by_tag(&any[i], k->user[i].ndims, k->user[i].dims, dnnl_f32, dnnl_format_tag_any);
+  int nd = k->user[CV_SRC].ndims - 2;
   dnnl_dims_t st, dl, pl, pr;
-  for (int k = 0; k < c->nd; k++) {
-    st[k] = c->st[k];
-    dl[k] = c->dl[k] - 1;
-    pl[k] = c->pl[k];
-    pr[k] = c->pr[k] - (transposed ? c->op[k] : 0);
+  for (int d = 0; d < nd; d++) {
+    st[d] = k->st[d];
+    dl[d] = k->dl[d] - 1;
+    pl[d] = k->pl[d];
+    pr[d] = k->pr[d] - k->op[d];
   }
-  dnnl_dims_t bd = {oc};
-  dnnl_memory_desc_init_by_tag(&j->bias_md, 1, bd, dnnl_f32, dnnl_a);
-  const dnnl_memory_desc_t *bmd = j->tbias >= 0 ? &j->bias_md : NULL;
+  dnnl_dims_t bd = {k->user[CV_DST].dims[1]};
+  dnnl_memory_desc_init_by_tag(&p->bias_md, 1, bd, dnnl_f32, dnnl_a);
+  const dnnl_memory_desc_t *bmd = k->bias ? &p->bias_md : NULL;
   dnnl_primitive_desc_t pd = NULL;
   dnnl_status_t s;
   dnnl_primitive_attr_t attr = acl__nn_dnnl_attr();
@@ -237,7 +352,7 @@ static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int6
    * its brgemm kernels on NHWC, and the NCHW <-> NHWC reorders around them (jit:uni, a full transpose) cost
    * more than those kernels save, 60 of 115 us for a 1x256x28x28 depthwise 3x3; for training it picks the
    * nChw16c kernels whose reorders are cheap (jit:blk), which is also what PyTorch's CPU convolution runs. */
-  if (transposed) {
+  if (k->transposed) {
     dnnl_deconvolution_desc_t d;
     s = dnnl_dilated_deconvolution_forward_desc_init(&d, dnnl_forward_inference, dnnl_deconvolution_direct, &any[0],
                                                      &any[1], bmd, &any[2], st, dl, pl, pr);
@@ -245,31 +360,31 @@ static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int6
       s = dnnl_primitive_desc_create(&pd, &d, attr, eng, NULL);
   } else {
     dnnl_convolution_desc_t d;
-    s = dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, dnnl_convolution_direct, &any[0],
-                                                   &any[1], bmd, &any[2], st, dl, pl, pr);
+    s = dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_training, dnnl_convolution_direct, &any[0], &any[1],
+                                                   bmd, &any[2], st, dl, pl, pr);
     if (s == dnnl_success)
       s = dnnl_primitive_desc_create(&pd, &d, attr, eng, NULL);
   }
   dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success)
     return -1;
-  j->scratch_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  p->scratch_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
   static const dnnl_query_t q[CV_N] = {dnnl_query_src_md, dnnl_query_weights_md, dnnl_query_dst_md};
   for (int i = 0; i < CV_N; i++)
-    j->prim[i] = *dnnl_primitive_desc_query_md(pd, q[i], 0);
-  s = dnnl_primitive_create(&j->conv, pd);
+    p->prim[i] = *dnnl_primitive_desc_query_md(pd, q[i], 0);
+  s = dnnl_primitive_create(&p->conv, pd);
   dnnl_primitive_desc_destroy(pd);
   if (s != dnnl_success)
     return -1;
   for (int i = 0; i < CV_N; i++) {
-    if (dnnl_memory_desc_equal(&j->user[i], &j->prim[i]))
+    if (dnnl_memory_desc_equal(&k->user[i], &p->prim[i]))
       continue;
     dnnl_primitive_desc_t rpd;
-    const dnnl_memory_desc_t *from = i == CV_DST ? &j->prim[i] : &j->user[i],
-                             *to = i == CV_DST ? &j->user[i] : &j->prim[i];
+    const dnnl_memory_desc_t *from = i == CV_DST ? &p->prim[i] : &k->user[i],
+                             *to = i == CV_DST ? &k->user[i] : &p->prim[i];
     if (dnnl_reorder_primitive_desc_create(&rpd, from, eng, to, eng, NULL) != dnnl_success)
       return -1;
-    s = dnnl_primitive_create(&j->reorder[i], rpd);
+    s = dnnl_primitive_create(&p->reorder[i], rpd);
     dnnl_primitive_desc_destroy(rpd);
     if (s != dnnl_success)
       return -1;
@@ -277,16 +392,26 @@ static int conv_primitives(conv_job *j, const conv_args *c, int transposed, int6
   return 0;
 }
 
-typedef struct conv_make {
-  conv_job *j;
-  const conv_args *c;
-  int transposed;
-  int64_t groups;
-} conv_make;
-
-static int conv_make_home(void *arg) {
-  const conv_make *m = arg;
-  return conv_primitives(m->j, m->c, m->transposed, m->groups);
+/* j->p for its tensors and attributes: the cache's, or made now (and cached).  0, -1 when oneDNN refuses,
+ * or ACLNN_ERR_INNER without host memory. */
+static int conv_prims_of(conv_job *j, const conv_args *c, int transposed, int64_t g) {
+  conv_key k;
+  if (conv_key_of(j, c, transposed, g, &k) != 0)
+    return -1;
+  if ((j->p = conv_cache_get(&k)) != NULL)
+    return 0;
+  conv_prims *p = calloc(1, sizeof *p);
+  if (p == NULL)
+    return ACLNN_ERR_INNER;
+  p->refs = 1;
+  p->key = k;
+  if (acl__nn_dnnl_make(k.threads, conv_primitives, p) != 0) {
+    conv_prims_free(p);
+    return -1;
+  }
+  conv_cache_put(p);
+  j->p = p;
+  return 0;
 }
 
 aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
@@ -394,10 +519,10 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor *input, const aclTe
   j->tbias = bias != NULL ? acl__nn_job_tensor(ex, bias, "bias", 0) : -1;
   j->ti[CV_DST] = acl__nn_job_tensor(ex, output, "output", 1);
   ex->empty = acl__nn_numel(output) == 0;
-  j->threads = acl__nn_dnnl_threads();
-  conv_make mk = {j, &c, transposed, groups};
-  if (!ex->empty && acl__nn_dnnl_make(j->threads, conv_make_home, &mk) != 0) {
+  if (!ex->empty && (rc = conv_prims_of(j, &c, transposed, groups)) != 0) {
     aclDestroyAclOpExecutor(ex);
+    if (rc > 0)
+      return ACL__FAIL(rc, "out of host memory for the convolution's primitives");
     return ACL__FAIL(ACLNN_ERR_INNER, "oneDNN has no %sconvolution for input %s and weight %s with these attributes",
                      transposed ? "transposed " : "", acl__nn_shape_text(input->dims, input->ndim, s1, sizeof s1),
                      acl__nn_shape_text(weight->dims, weight->ndim, s2, sizeof s2));

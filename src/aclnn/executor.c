@@ -601,6 +601,7 @@ void acl__nn_init(const char *config_path) {
 void acl__nn_finalize(void) {
   atomic_store(&acl__nn_debug_kernel, 0);
   acl__nn_temp_drain();
+  acl__nn_conv_cache_drain();
 }
 
 aclnnStatus aclnnInit(const char *configPath) {

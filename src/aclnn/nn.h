@@ -430,6 +430,8 @@ int acl__nn_check_type(const char *api, const char *api2, const char *what, cons
 void *acl__nn_temp(size_t bytes);
 void acl__nn_temp_free(void *p);
 void acl__nn_temp_drain(void);
+/* Drops the convolution primitives kept for recent shapes (conv.c; aclnnFinalize). */
+void acl__nn_conv_cache_drain(void);
 
 /* "[2, 3, 4]" */
 const char *acl__nn_shape_text(const int64_t *d, uint64_t n, char *buf, size_t size);

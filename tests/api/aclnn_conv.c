@@ -2,8 +2,9 @@
  * aclnn_conv.c - Convolution of reference aclnn.md section 8.6 (ctest -R
  * api/aclnn/conv): 1-D, 2-D and 3-D; stride, asymmetric padding, dilation,
  * groups, bias; transposed with outputPadding; float32, float16, bfloat16;
- * strided input and output views; against a double-precision reference
- * computed here; the argument checks with their codes.
+ * strided input and output views; shapes seen before (their primitives
+ * kept); against a double-precision reference computed here; the argument
+ * checks with their codes.
  */
 #include <math.h>
 
@@ -203,6 +204,49 @@ TEST(strided_views) {
   aclrtStream st = nt_up();
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     conv_case(st, &specs[i], i % 2 ? ACL_FLOAT : ACL_BF16, 1);
+  nt_down(st);
+}
+
+/* Phase 1 on shapes seen before reuses their primitives (kept for the last 16): with new tensors each
+ * time, 18 keys in turn (every form, with and without views) so that the oldest drop out, and a repeatable
+ * executor made before them all that still runs right after its shape has dropped out. */
+TEST(shapes_seen_before) {
+  aclrtStream st = nt_up();
+  /* 1x1x4x4 of ones, a 3x3 kernel of ones, padding 1: each output is the count of its neighbours */
+  const int64_t xd[4] = {1, 1, 4, 4}, wd[4] = {1, 1, 3, 3};
+  double ones[16], want[16];
+  for (int i = 0; i < 16; i++) {
+    int r = i / 4, c = i % 4, nr = (r > 0) + 1 + (r < 3), nc = (c > 0) + 1 + (c < 3);
+    ones[i] = 1;
+    want[i] = nr * nc;
+  }
+  nt_tensor x = nt_make(ACL_FLOAT, 4, xd, ones), w = nt_make(ACL_FLOAT, 4, wd, ones),
+            o = nt_make(ACL_FLOAT, 4, xd, NULL);
+  int64_t one[2] = {1, 1}, zero[2] = {0, 0};
+  aclIntArray *sa = aclCreateIntArray(one, 2), *pa = aclCreateIntArray(one, 2), *da = aclCreateIntArray(one, 2),
+              *oa = aclCreateIntArray(zero, 2);
+  uint64_t ws = 0;
+  aclOpExecutor *ex = NULL;
+  NT_OK(aclnnConvolutionGetWorkspaceSize(x.t, w.t, NULL, sa, pa, da, false, oa, 1, o.t, 0, &ws, &ex));
+  NT_OK(aclSetAclOpExecutorRepeatable(ex));
+  for (int round = 0; round < 2; round++)
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+      conv_case(st, &specs[i], ACL_FLOAT, 0);
+      conv_case(st, &specs[i], ACL_FLOAT, 1);
+    }
+  NT_OK(aclnnConvolution(NULL, 0, ex, st));
+  CHECK_INT_EQ(aclrtSynchronizeStream(st), ACL_SUCCESS);
+  double *got = nt_read(&o);
+  NT_CHECK_ALL("a repeatable executor whose shape left the cache", got, want, 16, 0);
+  free(got);
+  NT_OK(aclDestroyAclOpExecutor(ex));
+  aclDestroyIntArray(sa);
+  aclDestroyIntArray(pa);
+  aclDestroyIntArray(da);
+  aclDestroyIntArray(oa);
+  nt_free(&x);
+  nt_free(&w);
+  nt_free(&o);
   nt_down(st);
 }
 
