@@ -48,6 +48,7 @@ typedef struct conv_prims {
   dnnl_primitive_t reorder[CV_N]; /* NULL: the layouts are equal */
   dnnl_memory_desc_t bias_md, scratch_md;
   dnnl_primitive_t conv;
+  dnnl_memory_t mem[CV_N + 1][ACL__NN_DNNL_MAX_ARGS + 1]; /* each step's memory objects (acl__nn_dstep.mem) */
 } conv_prims;
 
 typedef struct conv_job {
@@ -69,6 +70,8 @@ static struct {
 } conv_cache = {PTHREAD_MUTEX_INITIALIZER, {0}};
 
 static void conv_prims_free(conv_prims *p) {
+  for (int s = 0; s < CV_N + 1; s++)
+    acl__nn_dnnl_mem_free(p->mem[s], ACL__NN_DNNL_MAX_ARGS + 1);
   for (int i = 0; i < CV_N; i++)
     if (p->reorder[i] != NULL)
       dnnl_primitive_destroy(p->reorder[i]);
@@ -144,7 +147,7 @@ static void conv_destroy(acl__nn_job *base) { conv_prims_unref(((conv_job *)base
 
 static int conv_run(const acl__nn_job *base, char *const *ptr, struct acl__device *dev) {
   const conv_job *j = (const conv_job *)base;
-  const conv_prims *p = j->p;
+  conv_prims *p = j->p; /* its memory objects change (the engine's thread only: dnnl.h) */
   void *dense[CV_N] = {NULL, NULL, NULL}, *inner[CV_N] = {NULL, NULL, NULL}, *user[CV_N], *at[CV_N];
   float *bias = NULL;
   int rc = 0;
@@ -175,19 +178,30 @@ static int conv_run(const acl__nn_job *base, char *const *ptr, struct acl__devic
     acl__nn_dstep steps[4];
     int n = 0;
     for (int i = 0; i < CV_DST; i++)
-      if (p->reorder[i] != NULL)
-        steps[n++] = (acl__nn_dstep){
-            p->reorder[i], 2, {DNNL_ARG_FROM, DNNL_ARG_TO}, {&p->key.user[i], &p->prim[i]}, {user[i], at[i]}, NULL};
-    steps[n++] = (acl__nn_dstep){p->conv,
-                                 bias != NULL ? 4 : 3,
-                                 {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS},
-                                 {&p->prim[CV_SRC], &p->prim[CV_WEI], &p->prim[CV_DST], &p->bias_md},
-                                 {at[CV_SRC], at[CV_WEI], at[CV_DST], bias},
-                                 &p->scratch_md};
-    if (p->reorder[CV_DST] != NULL)
-      steps[n++] = (acl__nn_dstep){p->reorder[CV_DST],           2,
-                                   {DNNL_ARG_FROM, DNNL_ARG_TO}, {&p->prim[CV_DST], &p->key.user[CV_DST]},
-                                   {at[CV_DST], user[CV_DST]},   NULL};
+      if (p->reorder[i] != NULL) {
+        steps[n] = (acl__nn_dstep){
+            p->reorder[i], 2,        {DNNL_ARG_FROM, DNNL_ARG_TO}, {&p->key.user[i], &p->prim[i]}, {user[i], at[i]},
+            NULL,          p->mem[n]};
+        n++;
+      }
+    steps[n] = (acl__nn_dstep){p->conv,
+                               bias != NULL ? 4 : 3,
+                               {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS},
+                               {&p->prim[CV_SRC], &p->prim[CV_WEI], &p->prim[CV_DST], &p->bias_md},
+                               {at[CV_SRC], at[CV_WEI], at[CV_DST], bias},
+                               &p->scratch_md,
+                               p->mem[n]};
+    n++;
+    if (p->reorder[CV_DST] != NULL) {
+      steps[n] = (acl__nn_dstep){p->reorder[CV_DST],
+                                 2,
+                                 {DNNL_ARG_FROM, DNNL_ARG_TO},
+                                 {&p->prim[CV_DST], &p->key.user[CV_DST]},
+                                 {at[CV_DST], user[CV_DST]},
+                                 NULL,
+                                 p->mem[n]};
+      n++;
+    }
     rc = acl__nn_dnnl_run(dev, p->key.threads, steps, n);
   }
   if (rc == 0 && !j->direct[CV_DST])

@@ -63,6 +63,7 @@ static int dnnl_home(void *arg) {
   int rc = 0;
   dnnl_engine_t eng = acl__engine_dnnl_cpu();
   dnnl_stream_t stream = NULL;
+  int home = acl__engine_on_home(); /* steps' kept memory objects may be used (dnnl.h) */
   acl__device_access_begin(c->dev);
   acl__engine_set_threads(c->threads); /* the team the primitives were made for (acl__nn_dnnl_make) */
   if (eng == NULL || dnnl_stream_create(&stream, eng, dnnl_stream_default_flags) != dnnl_success)
@@ -70,6 +71,7 @@ static int dnnl_home(void *arg) {
   for (int s = 0; s < c->n && rc == 0; s++) {
     const acl__nn_dstep *st = &c->steps[s];
     dnnl_exec_arg_t args[ACL__NN_DNNL_MAX_ARGS + 1];
+    int kept[ACL__NN_DNNL_MAX_ARGS + 1] = {0};
     int n = st->n, made = 0;
     void *scratch = NULL;
     if (st->scratch_md != NULL && dnnl_memory_desc_get_size(st->scratch_md) > 0) {
@@ -79,11 +81,26 @@ static int dnnl_home(void *arg) {
     }
     for (; made < n && rc == 0; made++) {
       int sc = made == st->n;
+      void *buf = sc ? scratch : st->buf[made];
+      dnnl_memory_t *keep = home && st->mem != NULL ? &st->mem[sc ? ACL__NN_DNNL_MAX_ARGS : made] : NULL;
       args[made].arg = sc ? DNNL_ARG_SCRATCHPAD : st->arg[made];
-      if (dnnl_memory_create(&args[made].memory, sc ? st->scratch_md : st->md[made], eng,
-                             sc ? scratch : st->buf[made]) != dnnl_success) {
+      if (keep != NULL && *keep != NULL) {
+        args[made].memory = *keep;
+        kept[made] = 1;
+        if (dnnl_memory_set_data_handle(*keep, buf) != dnnl_success) {
+          rc = ACL_ERROR_RT_INTERNAL_ERROR;
+          made++;
+          break;
+        }
+        continue;
+      }
+      if (dnnl_memory_create(&args[made].memory, sc ? st->scratch_md : st->md[made], eng, buf) != dnnl_success) {
         rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
         break;
+      }
+      if (keep != NULL) {
+        *keep = args[made].memory;
+        kept[made] = 1;
       }
     }
     if (rc == 0 && dnnl_primitive_execute(st->prim, stream, n, args) != dnnl_success)
@@ -91,7 +108,8 @@ static int dnnl_home(void *arg) {
     if (rc == 0)
       dnnl_stream_wait(stream);
     for (int i = 0; i < made; i++)
-      dnnl_memory_destroy(args[i].memory);
+      if (!kept[i])
+        dnnl_memory_destroy(args[i].memory);
     acl__nn_temp_free(scratch);
   }
   if (stream != NULL)
@@ -132,6 +150,12 @@ int acl__nn_dnnl_make(int threads, int (*fn)(void *), void *arg) {
     return fn(arg);
   dnnl_make m = {threads, fn, arg};
   return acl__engine_call_home(dnnl_make_home, &m);
+}
+
+void acl__nn_dnnl_mem_free(dnnl_memory_t *mem, int n) {
+  for (int i = 0; i < n; i++)
+    if (mem[i] != NULL)
+      dnnl_memory_destroy(mem[i]);
 }
 
 void *acl__nn_dnnl_temp(const dnnl_memory_desc_t *md) { return acl__nn_temp(dnnl_memory_desc_get_size(md)); }

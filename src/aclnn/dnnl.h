@@ -21,6 +21,11 @@ typedef struct acl__nn_dstep {
   const dnnl_memory_desc_t *md[ACL__NN_DNNL_MAX_ARGS];
   void *buf[ACL__NN_DNNL_MAX_ARGS];
   const dnnl_memory_desc_t *scratch_md; /* the primitive's scratchpad (NULL or empty: none), given per run */
+  /* NULL, or ACL__NN_DNNL_MAX_ARGS + 1 slots (the last for the scratchpad) where the caller keeps this step's
+   * memory objects from run to run: made at the first run on the engine's thread, where runs come one at a
+   * time, and given each later run's buffers there (creating one costs about 1 us, a run has up to a dozen);
+   * acl__nn_dnnl_mem_free destroys them.  Runs elsewhere make and destroy their own. */
+  dnnl_memory_t *mem;
 } acl__nn_dstep;
 
 /* The descriptor of tref t's view in type dt (its dims and element
@@ -47,6 +52,8 @@ int acl__nn_dnnl_make(int threads, int (*fn)(void *), void *arg);
  * allocates its own, acl__nn_dstep.scratch_md), not oneDNN's per-thread one.
  * NULL when out of memory; dnnl_primitive_attr_destroy when done. */
 dnnl_primitive_attr_t acl__nn_dnnl_attr(void);
+/* Destroys the n memory objects of mem[] that were made (acl__nn_dstep.mem). */
+void acl__nn_dnnl_mem_free(dnnl_memory_t *mem, int n);
 /* A buffer for md (acl__nn_temp: give it back with acl__nn_temp_free), or NULL. */
 void *acl__nn_dnnl_temp(const dnnl_memory_desc_t *md);
 

@@ -110,7 +110,8 @@ static int mm_run(const acl__nn_job *base, char *const *ptr, struct acl__device 
                        {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST},
                        {&j->md[0], &j->md[1], &j->md[2]},
                        {buf[0], buf[1], buf[2]},
-                       &j->scratch_md};
+                       &j->scratch_md,
+                       NULL};
     rc = acl__nn_dnnl_run(dev, j->threads, &s, 1);
   }
   if (rc == 0 && !j->direct[2])

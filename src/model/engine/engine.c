@@ -135,6 +135,8 @@ static void *home_main(void *arg) {
   return NULL;
 }
 
+int acl__engine_on_home(void) { return on_home; }
+
 int acl__engine_call_home(int (*fn)(void *), void *arg) {
   if (on_home)
     return fn(arg);

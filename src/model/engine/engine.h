@@ -77,6 +77,9 @@ int acl__engine_prepare(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
  * model) and returns its result; the caller sleeps meanwhile.  fn must set
  * up anything thread-bound it needs, such as device-memory access. */
 int acl__engine_call_home(int (*fn)(void *), void *arg);
+/* 1 on the engine's thread (inside acl__engine_call_home's fn there): what
+ * runs here runs one at a time. */
+int acl__engine_on_home(void);
 
 /* Which executor OPENACL_MODEL_ENGINE selects: 1 for the engine (default,
  * "auto"), 0 for the reference executor ("reference").  Read once. */
