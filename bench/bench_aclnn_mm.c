@@ -67,6 +67,8 @@ static const bcase cases[] = {
     {"Conv 8x64x28x28, 3x3 64", K_CONV, {8, 64, 28, 28, 64, 3, 3, 1, 1, 1, 1, 0}},
     {"Conv 1x256x28x28 depthwise 3x3", K_CONV, {1, 256, 28, 28, 256, 3, 3, 1, 1, 1, 256, 0}},
     {"ConvTranspose 1x64x28x28, 4x4/2 32", K_CONV, {1, 64, 28, 28, 32, 4, 4, 2, 1, 1, 1, 1}},
+    /* almost no work: what one call costs beyond its kernels */
+    {"Conv 1x16x8x8, 1x1 16 (call cost)", K_CONV, {1, 16, 8, 8, 16, 1, 1, 1, 0, 1, 1, 0}},
 };
 
 static uint64_t now_ns(void) {
