@@ -64,6 +64,9 @@ static int dnnl_home(void *arg) {
   dnnl_engine_t eng = acl__engine_dnnl_cpu();
   dnnl_stream_t stream = NULL;
   int home = acl__engine_on_home(); /* steps' kept memory objects may be used (dnnl.h) */
+  /* elsewhere (an executor, or a thread that synchronises and helps: a program's thread) the thread's own
+   * OpenMP setting is given back after */
+  int before = home ? 0 : acl__engine_caller_team();
   acl__device_access_begin(c->dev);
   acl__engine_set_threads(c->threads); /* the team the primitives were made for (acl__nn_dnnl_make) */
   if (eng == NULL || dnnl_stream_create(&stream, eng, dnnl_stream_default_flags) != dnnl_success)
@@ -114,12 +117,19 @@ static int dnnl_home(void *arg) {
   }
   if (stream != NULL)
     dnnl_stream_destroy(stream);
+  if (before > 0)
+    acl__engine_set_threads(before);
   acl__device_access_end(c->dev);
   return rc;
 }
 
 int acl__nn_dnnl_run(struct acl__device *dev, int threads, const acl__nn_dstep *steps, int n) {
   dnnl_call c = {dev, threads, steps, n};
+  /* a team of one opens no OpenMP pool (oneDNN runs its loops inline): the calling executor runs the steps
+   * itself, without the two hand-offs to the engine's thread and back (primitives may run concurrently,
+   * each run has its own scratchpad) */
+  if (acl__engine_team(threads) == 1)
+    return dnnl_home(&c);
   return acl__engine_call_home(dnnl_home, &c);
 }
 

@@ -250,6 +250,20 @@ TEST(shapes_seen_before) {
   nt_down(st);
 }
 
+/* With one executor the OpenMP team is one thread, and a run does not go to the engine's thread: the
+ * executor (or the synchronising thread) runs the primitives itself.  Every form, on two streams in turn. */
+TEST(one_executor) {
+  setenv("OPENACL_EXECUTOR_THREADS", "1", 1);
+  aclrtStream st = nt_up(), st2 = NULL;
+  CHECK_INT_EQ(aclrtCreateStream(&st2), ACL_SUCCESS);
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    conv_case(i % 2 ? st : st2, &specs[i], ACL_FLOAT, 0);
+    conv_case(i % 2 ? st2 : st, &specs[i], ACL_FLOAT, 1);
+  }
+  CHECK_INT_EQ(aclrtDestroyStream(st2), ACL_SUCCESS);
+  nt_down(st);
+}
+
 TEST(checks_of_phase_one) {
   aclrtStream st = nt_up();
   const int64_t xd[4] = {1, 3, 5, 5}, wd[4] = {4, 3, 3, 3}, od[4] = {1, 4, 3, 3}, bd[1] = {5}, x3[3] = {1, 3, 5};
