@@ -1749,6 +1749,16 @@ done:
   return rc;
 }
 
+/* Whether BatchNormalization node bn runs in inference mode; its epsilon. */
+static int bn_inference(eng_build *b, int bn, float *eps) {
+  acl__diags d = {0};
+  acl__op_ctx c = ctx_of(b, bn, &d);
+  *eps = acl__op_attr_float(&c, "epsilon", 1e-5f);
+  int train = (int)acl__op_attr_int(&c, "training_mode", 0);
+  acl__diags_free(&d);
+  return !train;
+}
+
 /* How md (a layout of `dims`, rank >= 3) keeps channels, as the engine's
  * kernels read them: in contiguous groups of 1 (plain), 8 or 16 (blocked,
  * no padding), or channels-last (ENG_CHANNELS_LAST); 0 for others. */
@@ -1785,12 +1795,8 @@ static int concat_norm(eng_build *b, int ni, const int *ins, size_t nin, int axi
       return 1;
     pr[k - 1] = V(b, v)->konst.data;
   }
-  acl__diags d = {0};
-  acl__op_ctx c = ctx_of(b, bn, &d);
-  float eps = acl__op_attr_float(&c, "epsilon", 1e-5f);
-  int train = (int)acl__op_attr_int(&c, "training_mode", 0);
-  acl__diags_free(&d);
-  if (train)
+  float eps;
+  if (!bn_inference(b, bn, &eps))
     return 1;
   /* the layout most parts have (fewest reorders) */
   int best = -1, best_n = 0;
@@ -2124,12 +2130,8 @@ static int batchnorm(eng_build *b, int ni, const int *ins, size_t nin) {
   for (size_t k = 1; k < 5; k++)
     if (!f32(b, ins[k]) || V(b, ins[k])->rank != 1 || V(b, ins[k])->dims[0] != C || !V(b, ins[k])->plain)
       return 1;
-  acl__diags d = {0};
-  acl__op_ctx c = ctx_of(b, ni, &d);
-  float eps = acl__op_attr_float(&c, "epsilon", 1e-5f);
-  int train = (int)acl__op_attr_int(&c, "training_mode", 0);
-  acl__diags_free(&d);
-  if (train)
+  float eps;
+  if (!bn_inference(b, ni, &eps))
     return 1;
   const eng_val *X = V(b, ins[0]);
   /* a Relu after it: oneDNN's fused normalisation + ReLU (DenseNet) */
