@@ -68,6 +68,7 @@
 #include "aclnn_sort.h"
 #include "aclnn_sqrt.h"
 #include "aclnn_sub.h"
+#include "aclnn_sum.h"
 #include "aclnn_tan.h"
 #include "aclnn_tanh.h"
 #include "aclnn_trunc.h"

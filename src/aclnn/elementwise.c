@@ -165,7 +165,7 @@ static int acl__nn_slot_of(aclOpExecutor *ex, const aclTensor **keys, const aclT
 }
 
 /* Operand strides (elements) of tensor t seen from the broadcast shape. */
-static void acl__nn_bcast_strides(const aclTensor *t, int rank, const int64_t *dims, int64_t *st) {
+void acl__nn_bcast_strides(const aclTensor *t, int rank, const int64_t *dims, int64_t *st) {
   int lead = rank - (int)t->ndim;
   for (int d = 0; d < rank; d++) {
     if (d < lead || (t->dims[d - lead] == 1 && dims[d] != 1))
@@ -175,35 +175,35 @@ static void acl__nn_bcast_strides(const aclTensor *t, int rank, const int64_t *d
   }
 }
 
-/* Fills the plan's shape and the operands' byte strides from the broadcast
- * shape (rank, dims) and the element strides est[3][rank] of in0, in1,
- * out: drops dims of 1 and merges neighbours that every operand walks as
- * one. */
-static void acl__nn_plan_shape(acl__nn_plan *p, int rank, const int64_t *dims, int64_t est[3][ACL__NN_MAX_RANK]) {
-  acl__nn_arg *args[3] = {&p->in[0], &p->in[1], &p->out};
+/* Fills the plan's shape (rank, dims, numel) and the byte strides of the
+ * nargs operands args[] (their dtype set) from the broadcast shape (rank,
+ * dims) and their element strides est[a][rank]: drops dims of 1 and merges
+ * neighbours that every operand walks as one. */
+void acl__nn_plan_dims(acl__nn_plan *p, int rank, const int64_t *dims, int nargs, acl__nn_arg *const *args,
+                       int64_t (*est)[ACL__NN_MAX_RANK]) {
   int r = 0;
-  int64_t d[ACL__NN_MAX_RANK], s[3][ACL__NN_MAX_RANK];
+  int64_t d[ACL__NN_MAX_RANK];
   for (int k = 0; k < rank; k++) {
     if (dims[k] == 1)
       continue;
     int merge = r > 0;
-    for (int a = 0; a < 3 && merge; a++)
-      merge = s[a][r - 1] == est[a][k] * dims[k];
+    for (int a = 0; a < nargs && merge; a++)
+      merge = args[a]->st[r - 1] == est[a][k] * dims[k];
     if (merge) {
       d[r - 1] *= dims[k];
-      for (int a = 0; a < 3; a++)
-        s[a][r - 1] = est[a][k];
+      for (int a = 0; a < nargs; a++)
+        args[a]->st[r - 1] = est[a][k];
       continue;
     }
     d[r] = dims[k];
-    for (int a = 0; a < 3; a++)
-      s[a][r] = est[a][k];
+    for (int a = 0; a < nargs; a++)
+      args[a]->st[r] = est[a][k];
     r++;
   }
   if (r == 0) { /* 0-D, or all ones: one element */
     d[0] = 1;
-    for (int a = 0; a < 3; a++)
-      s[a][0] = 0;
+    for (int a = 0; a < nargs; a++)
+      args[a]->st[0] = 0;
     r = 1;
   }
   p->rank = r;
@@ -211,8 +211,8 @@ static void acl__nn_plan_shape(acl__nn_plan *p, int rank, const int64_t *dims, i
   for (int k = 0; k < r; k++) {
     p->dims[k] = d[k];
     p->numel *= d[k];
-    for (int a = 0; a < 3; a++)
-      args[a]->st[k] = s[a][k] * (int64_t)acl__nn_dtype_size(args[a]->dtype);
+    for (int a = 0; a < nargs; a++)
+      args[a]->st[k] *= (int64_t)acl__nn_dtype_size(args[a]->dtype);
   }
 }
 
@@ -434,7 +434,8 @@ aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, ac
     ex->in_slot[0] = ex->in_slot[ex->n_in - 1];
     ex->in_slot[ex->n_in - 1] = t0;
   }
-  acl__nn_plan_shape(p, rank, dims, est);
+  acl__nn_arg *const pargs[3] = {&p->in[0], &p->in[1], &p->out};
+  acl__nn_plan_dims(p, rank, dims, 3, pargs, est);
   for (int i = 0; i < rank; i++)
     if (dims[i] == 0)
       ex->empty = 1;

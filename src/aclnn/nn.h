@@ -332,6 +332,15 @@ typedef struct acl__nn_ew {
  * naming the parameter), plans it and hands out the executor. */
 aclnnStatus acl__nn_elementwise(const acl__nn_ew *e, uint64_t *workspaceSize, aclOpExecutor **executor);
 
+/* The plan's geometry, for operators that build plans of their own (Sum of a
+ * list, sum.c): t's element strides seen from the broadcast shape (rank,
+ * dims), 0 along the dims it broadcasts; and the plan's merged shape with
+ * the byte strides of nargs operands (dtype set) from their element strides
+ * est[a][rank] (dims of 1 dropped, runs every operand walks as one merged). */
+void acl__nn_bcast_strides(const aclTensor *t, int rank, const int64_t *dims, int64_t *st);
+void acl__nn_plan_dims(acl__nn_plan *p, int rank, const int64_t *dims, int nargs, acl__nn_arg *const *args,
+                       int64_t (*est)[ACL__NN_MAX_RANK]);
+
 /* A unary operator (one tensor operand): in place when out_name is NULL
  * (self is written, its parameter named `name`). */
 aclnnStatus acl__nn_unary(const char *api, const char *api2, acl__nn_op op, int flags, uint64_t in_types,
