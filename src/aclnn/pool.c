@@ -1,13 +1,21 @@
 /*
  * pool.c - the 2-D poolings of reference aclnn.md section 8.7: MaxPool
  * (ONNX style), MaxPool2dWithIndices, AvgPool2d, AdaptiveAvgPool2d,
- * AdaptiveMaxPool2d, on (N,)C,H,W tensors.
+ * MaxPool2dWithMask, AdaptiveMaxPool2d, on (N,)C,H,W tensors.
  *
  * Each H x W plane is gathered into a float buffer (double for double
  * inputs of AdaptiveMaxPool2d) from any strided view, its windows reduced,
  * and the output plane (and the indices, torch's flat h * W + w within the
  * plane) scattered into out; planes are shared out over the device's
  * executors.  Padding counts as -infinity for the maxima; NaN propagates.
+ *
+ * MaxPool2dWithMask writes the Ascend kernel's bit mask instead of indices
+ * (MaxPoolWithArgmaxV1 as torch_npu uses it; the reference does not give the
+ * encoding, docs/aclnn.md says what openacl chose): an int8 tensor
+ * [(N,) C, kH*kW, (ceil(Ho*Wo/16) + 1) * 32] whose row k (a window position,
+ * kh*kW + kw) has bit p (byte p/8, bit p%8) set when window position k
+ * holds the first maximum of output position p = h*Wo + w; every other bit
+ * is 0.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +39,8 @@ typedef struct pool_job {
   acl__nn_job base; /* self, out[, indices] */
   int kind;
   int ti_x, ti_y, ti_i;    /* trefs (ti_i -1: no indices) */
+  int mask;                /* ti_i is MaxPool2dWithMask's bit mask, vi [planes..., kh*kw, mask_row] */
+  int64_t mask_row;        /* bytes of a mask row */
   acl__nn_tref vx, vy, vi; /* views [planes..., H, W] */
   int64_t planes, h, w, oh, ow;
   int64_t kh, kw, sh, sw, pt, pl, dh, dw; /* window, stride, leading padding, dilation */
@@ -44,16 +54,43 @@ typedef struct pool_work {
   int failed;
 } pool_work;
 
+/* MaxPool2dWithMask: plane p's mask from pos[] (each output position's window position of its maximum, -1 for
+ * none), built in bits (kh*kw rows of mask_row bytes) and written to the int8 tensor at base (any strides). */
+static void pool_store_mask(const pool_job *j, char *base, int64_t p, const int64_t *pos, unsigned char *bits) {
+  const acl__nn_tref *t = &j->vi;
+  int64_t rows = j->kh * j->kw, ohw = j->oh * j->ow, off = 0, rem = p;
+  memset(bits, 0, (size_t)(rows * j->mask_row));
+  for (int64_t q = 0; q < ohw; q++)
+    if (pos[q] >= 0)
+      bits[pos[q] * j->mask_row + q / 8] |= (unsigned char)(1u << (q % 8));
+  for (int d = t->rank - 3; d >= 0; d--) { /* the plane's first element (element size 1: bytes) */
+    off += (rem % t->dims[d]) * t->st[d];
+    rem /= t->dims[d];
+  }
+  int64_t sr = t->st[t->rank - 2], sc = t->st[t->rank - 1];
+  for (int64_t r = 0; r < rows; r++) {
+    char *row = base + off + r * sr;
+    const unsigned char *src = bits + r * j->mask_row;
+    if (sc == 1)
+      memcpy(row, src, (size_t)j->mask_row);
+    else
+      for (int64_t c = 0; c < j->mask_row; c++)
+        row[c * sc] = (char)src[c];
+  }
+}
+
 static void pool_planes(int64_t begin, int64_t end, void *arg) {
   pool_work *w = arg;
   const pool_job *j = w->j;
   int64_t hw = j->h * j->w, ohw = j->oh * j->ow;
   double *in = malloc((size_t)(hw + ohw) * sizeof(double) + 1), *out = in + hw;
   int64_t *idx = malloc((size_t)ohw * sizeof(int64_t) + 1);
-  if (in == NULL || idx == NULL) {
+  unsigned char *bits = j->mask ? malloc((size_t)(j->kh * j->kw * j->mask_row)) : NULL;
+  if (in == NULL || idx == NULL || (j->mask && bits == NULL)) {
     __atomic_store_n(&w->failed, 1, __ATOMIC_RELAXED);
     free(in);
     free(idx);
+    free(bits);
     return;
   }
   for (int64_t p = begin; p < end; p++) {
@@ -74,7 +111,7 @@ static void pool_planes(int64_t begin, int64_t end, void *arg) {
           w1 = w0 + (j->kw - 1) * j->dw + 1;
         }
         double acc = j->kind == PK_MAX || j->kind == PK_ADAPTIVE_MAX ? -INFINITY : 0;
-        int64_t best = -1, n = 0;
+        int64_t best = -1, n = 0, pos = -1; /* pos: the maximum's window position (kh * kW + kw) */
         for (int64_t hh = h0; hh < h1; hh += step_h) {
           if (hh < 0 || hh >= j->h)
             continue;
@@ -88,6 +125,7 @@ static void pool_planes(int64_t begin, int64_t end, void *arg) {
             } else if (best < 0 || v > acc || (v != v && acc == acc)) {
               acc = v;
               best = hh * j->w + ww;
+              pos = (hh - h0) / step_h * j->kw + (ww - w0) / step_w;
             }
           }
         }
@@ -103,14 +141,17 @@ static void pool_planes(int64_t begin, int64_t end, void *arg) {
           acc = n > 0 ? acc / (double)n : NAN;
         }
         out[y * j->ow + x] = acc;
-        idx[y * j->ow + x] = best < 0 ? 0 : best;
+        idx[y * j->ow + x] = j->mask ? pos : best < 0 ? 0 : best;
       }
     acl__nn_scatter_f64(&j->vy, w->ptr[j->ti_y], j->vy.rank - 2, p, out);
-    if (j->ti_i >= 0)
+    if (j->mask)
+      pool_store_mask(j, w->ptr[j->ti_i], p, idx, bits);
+    else if (j->ti_i >= 0)
       acl__nn_scatter_i64(&j->vi, w->ptr[j->ti_i], j->vi.rank - 2, p, idx);
   }
   free(in);
   free(idx);
+  free(bits);
 }
 
 static int pool_run(const acl__nn_job *base, char *const *ptr, struct acl__device *dev) {
@@ -163,6 +204,7 @@ typedef struct pool_call {
   int64_t kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, oh, ow;
   int ceil_mode, count_pad;
   int64_t divisor;
+  int mask; /* indices is MaxPool2dWithMask's bit mask */
 } pool_call;
 
 static aclnnStatus pool_plan(pool_call *c, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -180,18 +222,19 @@ static aclnnStatus pool_plan(pool_call *c, uint64_t *workspaceSize, aclOpExecuto
        (rc = acl__nn_check_type(api, api2, "output", c->idx_name, c->indices->dtype, c->idx_types)) != 0))
     return rc;
   if (out->dtype != self->dtype)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "%s is %s but self is %s: %s writes self's type. Remedy: make them equal",
-                     c->out_name, acl__nn_dtype_name(out->dtype), acl__nn_dtype_name(self->dtype), api2);
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "%s is %s but self is %s: %s writes self's type. Remedy: make them equal", c->out_name,
+                     acl__nn_dtype_name(out->dtype), acl__nn_dtype_name(self->dtype), api2);
   int rank = (int)self->ndim;
   if (rank != 3 && rank != 4)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "self has shape %s; %s takes (N,) C, H, W (3 or 4 dims). Remedy: give "
                      "self that shape",
                      acl__nn_shape_text(self->dims, self->ndim, s1, sizeof s1), api2);
   int64_t h = self->dims[rank - 2], w = self->dims[rank - 1];
   if (c->kind == PK_MAX || c->kind == PK_AVG) {
     if (c->pt > c->kh / 2 || c->pl > c->kw / 2 || c->pb > c->kh / 2 || c->pr > c->kw / 2)
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                        "padding (%lld, %lld) exceeds half the kernel (%lld, %lld). Remedy: give padding at most "
                        "kernel / 2",
                        (long long)(c->pt > c->pb ? c->pt : c->pb), (long long)(c->pl > c->pr ? c->pl : c->pr),
@@ -199,16 +242,21 @@ static aclnnStatus pool_plan(pool_call *c, uint64_t *workspaceSize, aclOpExecuto
     c->oh = pool_out_size(h, c->kh, c->sh, c->pt, c->pb, c->dh, c->ceil_mode);
     c->ow = pool_out_size(w, c->kw, c->sw, c->pl, c->pr, c->dw, c->ceil_mode);
     if ((c->oh <= 0 || c->ow <= 0) && h > 0 && w > 0)
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                        "self's H x W %lld x %lld is smaller than the window: no output. "
                        "Remedy: give a larger input or a smaller kernel",
                        (long long)h, (long long)w);
   }
-  int64_t want[4];
+  int64_t want[2][4];
   for (int d = 0; d < rank - 2; d++)
-    want[d] = self->dims[d];
-  want[rank - 2] = c->oh;
-  want[rank - 1] = c->ow;
+    want[0][d] = want[1][d] = self->dims[d];
+  want[0][rank - 2] = want[1][rank - 2] = c->oh;
+  want[0][rank - 1] = want[1][rank - 1] = c->ow;
+  int64_t mask_row = ((c->oh * c->ow + 15) / 16 + 1) * 32;
+  if (c->mask) { /* [(N,) C, kH*kW, (ceil(Ho*Wo/16) + 1) * 32] */
+    want[1][rank - 2] = c->kh * c->kw;
+    want[1][rank - 1] = mask_row;
+  }
   const aclTensor *outs[2] = {out, c->indices};
   const char *names[2] = {c->out_name, c->idx_name};
   for (int i = 0; i < 2; i++) {
@@ -217,11 +265,19 @@ static aclnnStatus pool_plan(pool_call *c, uint64_t *workspaceSize, aclOpExecuto
       continue;
     int same = (int)t->ndim == rank;
     for (int d = 0; same && d < rank; d++)
-      same = t->dims[d] == want[d];
-    if (!same)
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "%s has shape %s; %s writes %s here. Remedy: create %s with that shape",
+      same = t->dims[d] == want[i][d];
+    if (!same && i == 1 && c->mask)
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s has shape %s; %s writes its bit mask as %s here ((N,) C, kH*kW = %lld, (ceil(Ho*Wo/16) + "
+                       "1) * 32 = %lld bytes for Ho x Wo = %lld x %lld). Remedy: create %s with that shape",
                        names[i], acl__nn_shape_text(t->dims, t->ndim, s1, sizeof s1), api2,
-                       acl__nn_shape_text(want, (uint64_t)rank, s2, sizeof s2), names[i]);
+                       acl__nn_shape_text(want[i], (uint64_t)rank, s2, sizeof s2), (long long)(c->kh * c->kw),
+                       (long long)mask_row, (long long)c->oh, (long long)c->ow, names[i]);
+    if (!same)
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s has shape %s; %s writes %s here. Remedy: create %s with that shape", names[i],
+                       acl__nn_shape_text(t->dims, t->ndim, s1, sizeof s1), api2,
+                       acl__nn_shape_text(want[i], (uint64_t)rank, s2, sizeof s2), names[i]);
   }
   pool_job *j = acl__nn_job_new(sizeof *j, pool_run);
   aclOpExecutor *ex = acl__nn_job_exec(api, api2, j != NULL ? &j->base : NULL);
@@ -231,6 +287,8 @@ static aclnnStatus pool_plan(pool_call *c, uint64_t *workspaceSize, aclOpExecuto
   j->ti_x = acl__nn_job_tensor(ex, self, "self", 0);
   j->ti_y = acl__nn_job_tensor(ex, out, c->out_name, 1);
   j->ti_i = c->indices != NULL ? acl__nn_job_tensor(ex, c->indices, c->idx_name, 1) : -1;
+  j->mask = c->mask;
+  j->mask_row = mask_row;
   j->vx = j->base.t[j->ti_x];
   j->vy = j->base.t[j->ti_y];
   if (j->ti_i >= 0)
@@ -253,7 +311,7 @@ static aclnnStatus pool_plan(pool_call *c, uint64_t *workspaceSize, aclOpExecuto
   ex->empty = acl__nn_numel(out) == 0;
   if (!ex->empty && (h == 0 || w == 0)) {
     aclDestroyAclOpExecutor(ex);
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "self's H x W is %lld x %lld: there is nothing to pool. Remedy: give a "
                      "non-empty plane",
                      (long long)h, (long long)w);
@@ -323,14 +381,14 @@ aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor *self, const aclIntArra
 }
 ACL__NN_PHASE2(aclnnMaxPool)
 
-aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
-                                                      const aclIntArray *stride, const aclIntArray *padding,
-                                                      const aclIntArray *dilation, bool ceilMode, aclTensor *out,
-                                                      aclTensor *indices, uint64_t *workspaceSize,
-                                                      aclOpExecutor **executor) {
-  const char *api = __func__;
+/* MaxPool2dWithIndices, and MaxPool2dWithMask (mask: indices is the Ascend kernel's int8 bit mask, the
+ * file's comment): the same arguments and checks. */
+static aclnnStatus pool_max2d(const char *api, const char *api2, int mask, const aclTensor *self,
+                              const aclIntArray *kernelSize, const aclIntArray *stride, const aclIntArray *padding,
+                              const aclIntArray *dilation, bool ceilMode, aclTensor *out, aclTensor *indices,
+                              uint64_t *workspaceSize, aclOpExecutor **executor) {
   pool_call c = {.api = api,
-                 .api2 = "aclnnMaxPool2dWithIndices",
+                 .api2 = api2,
                  .kind = PK_MAX,
                  .self = self,
                  .out = out,
@@ -338,8 +396,9 @@ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor *self, con
                  .out_name = "out",
                  .idx_name = "indices",
                  .types = FLT3,
-                 .idx_types = ACL__NN_BIT(ACL_INT32) | ACL__NN_BIT(ACL_INT64),
-                 .ceil_mode = ceilMode};
+                 .idx_types = mask ? ACL__NN_BIT(ACL_INT8) : ACL__NN_BIT(ACL_INT32) | ACL__NN_BIT(ACL_INT64),
+                 .ceil_mode = ceilMode,
+                 .mask = mask};
   int rc = pool_null(api, self, out, "out", indices, "indices", workspaceSize, executor);
   if (rc == 0)
     rc = pool_pair(api, "kernelSize", kernelSize, 0, 1, 1, &c.kh, &c.kw);
@@ -359,7 +418,26 @@ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor *self, con
   c.pr = c.pl;
   return pool_plan(&c, workspaceSize, executor);
 }
+
+aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
+                                                      const aclIntArray *stride, const aclIntArray *padding,
+                                                      const aclIntArray *dilation, bool ceilMode, aclTensor *out,
+                                                      aclTensor *indices, uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor) {
+  return pool_max2d(__func__, "aclnnMaxPool2dWithIndices", 0, self, kernelSize, stride, padding, dilation, ceilMode,
+                    out, indices, workspaceSize, executor);
+}
 ACL__NN_PHASE2(aclnnMaxPool2dWithIndices)
+
+aclnnStatus aclnnMaxPool2dWithMaskGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
+                                                   const aclIntArray *stride, const aclIntArray *padding,
+                                                   const aclIntArray *dilation, bool ceilMode, aclTensor *out,
+                                                   aclTensor *indices, uint64_t *workspaceSize,
+                                                   aclOpExecutor **executor) {
+  return pool_max2d(__func__, "aclnnMaxPool2dWithMask", 1, self, kernelSize, stride, padding, dilation, ceilMode, out,
+                    indices, workspaceSize, executor);
+}
+ACL__NN_PHASE2(aclnnMaxPool2dWithMask)
 
 aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
                                            const aclIntArray *strides, const aclIntArray *paddings, const bool ceilMode,

@@ -4,7 +4,8 @@
  * AvgPool2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d on their types, with
  * stride, padding, dilation, ceil mode, the divisor rules and 3-D / 4-D
  * inputs, strided views, against references computed here (torch's
- * definitions); the argument checks with their codes.
+ * definitions); MaxPool2dWithMask's int8 bit mask against a mask built
+ * here byte by byte; the argument checks with their codes.
  */
 #include <math.h>
 
@@ -221,6 +222,186 @@ TEST(adaptive) {
   up.oh = 9;
   up.ow = 6;
   pool_case(st, up, ACL_FLOAT, 2, 4, 1);
+  nt_down(st);
+}
+
+/* ---- MaxPool2dWithMask ---------------------------------------------------------------------------------------- */
+
+/* The reference mask of one plane (in [h, w]): rows kh*kw of mask_row bytes; bit p = y*ow + x of row k is set
+ * when window position k (i*kw + j, the tap at (y*sh - ph + i*dh, x*sw - pw + j*dw)) holds the window's first
+ * maximum.  The maxima go to out. */
+static void ref_mask_plane(const pspec *c, const double *in, int64_t mask_row, unsigned char *bits, double *out) {
+  int64_t taps = c->kh * c->kw;
+  memset(bits, 0, (size_t)(taps * mask_row));
+  for (int64_t y = 0; y < c->oh; y++)
+    for (int64_t x = 0; x < c->ow; x++) {
+      int64_t best = -1;
+      double m = -INFINITY;
+      for (int64_t k = 0; k < taps; k++) {
+        int64_t a = y * c->sh - c->ph + (k / c->kw) * c->dh, b = x * c->sw - c->pw + (k % c->kw) * c->dw;
+        if (a < 0 || b < 0 || a >= c->h || b >= c->w)
+          continue;
+        if (best < 0 || in[a * c->w + b] > m) {
+          m = in[a * c->w + b];
+          best = k;
+        }
+      }
+      int64_t p = y * c->ow + x;
+      if (best >= 0)
+        bits[best * mask_row + p / 8] |= (unsigned char)(1u << (p % 8));
+      out[p] = m;
+    }
+}
+
+/* MaxPool2dWithMask of 6 planes ([2, 3, ...] or [6, ...]) of type t with spec c, values of few levels (ties: the
+ * first maximum wins); view: the mask's rows lie 2 rows apart (the gaps must keep their bytes). */
+static void mask_case(aclrtStream st, pspec c, aclDataType t, int rank, int view) {
+  char what[160];
+  snprintf(what, sizeof what, "MaxPool2dWithMask on %s, %lldx%lld k%lldx%lld s%lld p%lld d%lld%s, rank %d%s",
+           nt_name(t), (long long)c.h, (long long)c.w, (long long)c.kh, (long long)c.kw, (long long)c.sh,
+           (long long)c.ph, (long long)c.dh, c.ceil ? " ceil" : "", rank, view ? " (mask view)" : "");
+  c.oh = osz(c.h, c.kh, c.sh, c.ph, c.dh, c.ceil);
+  c.ow = osz(c.w, c.kw, c.sw, c.pw, c.dw, c.ceil);
+  int64_t planes = 6, hw = c.h * c.w, ohw = c.oh * c.ow, taps = c.kh * c.kw;
+  int64_t mask_row = ((ohw + 15) / 16 + 1) * 32, msize = taps * mask_row;
+  double *x = malloc((size_t)(planes * hw) * sizeof(double)), *want = malloc((size_t)(planes * ohw) * sizeof(double));
+  unsigned char *bits = malloc((size_t)(planes * msize));
+  uint32_t seed = 11;
+  for (int64_t i = 0; i < planes * hw; i++)
+    x[i] = floor(6 * nt_rand(&seed)) - 2; /* -2 .. 3: many ties */
+  for (int64_t p = 0; p < planes; p++)
+    ref_mask_plane(&c, x + p * hw, mask_row, bits + p * msize, want + p * ohw);
+  int64_t xd[4] = {2, 3, c.h, c.w}, od[4] = {2, 3, c.oh, c.ow}, md[4] = {2, 3, taps, mask_row};
+  if (rank == 3)
+    xd[1] = od[1] = md[1] = 6;
+  const int64_t *xdp = xd + 4 - rank, *odp = od + 4 - rank, *mdp = md + 4 - rank;
+  nt_tensor xt = nt_make(t, rank, xdp, x), ot = nt_make(t, rank, odp, NULL), mt;
+  if (view) {
+    int64_t ms[4] = {3 * taps * 2 * mask_row, taps * 2 * mask_row, 2 * mask_row, 1};
+    mt = nt_view(ACL_INT8, rank, mdp, ms + 4 - rank, 3, planes * taps * 2 * mask_row + 3, NULL);
+  } else {
+    mt = nt_make(ACL_INT8, rank, mdp, NULL); /* 77 everywhere: every byte must be written */
+  }
+  int64_t k[2] = {c.kh, c.kw}, s[2] = {c.sh, c.sw}, p[2] = {c.ph, c.pw}, d[2] = {c.dh, c.dw};
+  aclIntArray *ka = aclCreateIntArray(k, 2), *sa = aclCreateIntArray(s, 2), *pa = aclCreateIntArray(p, 2),
+              *da = aclCreateIntArray(d, 2);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  int rc = aclnnMaxPool2dWithMaskGetWorkspaceSize(xt.t, ka, sa, pa, da, c.ceil, ot.t, mt.t, &ws, &ex);
+  if (rc != 0)
+    th_fail(__FILE__, __LINE__, "%s: phase 1 returned %d: %s", what, rc, aclGetRecentErrMsg());
+  nt_run(aclnnMaxPool2dWithMask, ws, ex, st);
+  double *g = nt_read(&ot);
+  NT_CHECK_ALL(what, g, want, planes * ohw, 0);
+  free(g);
+  g = nt_read(&mt);
+  for (int64_t i = 0; i < planes * msize; i++)
+    if (g[i] != (double)(int8_t)bits[i])
+      th_fail(__FILE__, __LINE__,
+              "%s: mask byte %lld (plane %lld, window position %lld, byte %lld) is 0x%02x, want "
+              "0x%02x",
+              what, (long long)i, (long long)(i / msize), (long long)(i % msize / mask_row), (long long)(i % mask_row),
+              (unsigned)(uint8_t)(int8_t)g[i], (unsigned)bits[i]);
+  free(g);
+  if (view) { /* the gaps between the rows, and the bytes before the first, are untouched */
+    g = nt_read_storage(&mt);
+    for (int64_t i = 0; i < mt.elems; i++)
+      if (i < 3 || (i - 3) % (2 * mask_row) >= mask_row)
+        if (g[i] != 77)
+          th_fail(__FILE__, __LINE__, "%s: byte %lld outside the mask's view is %g", what, (long long)i, g[i]);
+    free(g);
+  }
+  aclDestroyIntArray(ka);
+  aclDestroyIntArray(sa);
+  aclDestroyIntArray(pa);
+  aclDestroyIntArray(da);
+  free(x);
+  free(want);
+  free(bits);
+  nt_free(&xt);
+  nt_free(&ot);
+  nt_free(&mt);
+}
+
+TEST(max_pool_with_mask) {
+  aclrtStream st = nt_up();
+  static const pspec cases[] = {
+      {0, 6, 6, 2, 2, 2, 2, 0, 0, 1, 1, 0, 0, 0, 0, 0},   /* 9 outputs: one 16-block */
+      {0, 7, 6, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0},   /* padding */
+      {0, 7, 6, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1, 0, 0},   /* padding, ceil mode */
+      {0, 8, 9, 2, 3, 3, 2, 1, 1, 1, 1, 0, 0, 1, 0, 0},   /* ceil mode: a last window past the input */
+      {0, 9, 7, 3, 2, 1, 2, 1, 0, 2, 1, 0, 0, 0, 0, 0},   /* dilation */
+      {0, 12, 11, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0}, /* 132 outputs: 9 blocks of 16 */
+  };
+  for (int i = 0; i < 3; i++)
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+      mask_case(st, cases[k], flt3[i], 4, 0);
+  mask_case(st, cases[1], ACL_FLOAT, 3, 0);
+  mask_case(st, cases[2], ACL_FLOAT16, 3, 1);
+  mask_case(st, cases[5], ACL_FLOAT, 4, 1);
+  nt_down(st);
+}
+
+TEST(max_pool_with_mask_checks) {
+  aclrtStream st = nt_up();
+  const int64_t xd[4] = {1, 2, 6, 6}, od[4] = {1, 2, 3, 3}, md[4] = {1, 2, 4, 64}, short_row[4] = {1, 2, 4, 32},
+                rows[4] = {1, 2, 9, 64}, md3[3] = {2, 4, 64}, xd3[3] = {2, 6, 6};
+  nt_tensor x = nt_make(ACL_FLOAT, 4, xd, NULL), o = nt_make(ACL_FLOAT, 4, od, NULL),
+            m = nt_make(ACL_INT8, 4, md, NULL), mi32 = nt_make(ACL_INT32, 4, md, NULL),
+            mu8 = nt_make(ACL_UINT8, 4, md, NULL), mout = nt_make(ACL_INT8, 4, od, NULL),
+            mshort = nt_make(ACL_INT8, 4, short_row, NULL), mrows = nt_make(ACL_INT8, 4, rows, NULL),
+            m3 = nt_make(ACL_INT8, 3, md3, NULL), x3 = nt_make(ACL_FLOAT, 3, xd3, NULL);
+  const int64_t od3[3] = {2, 3, 3};
+  nt_tensor o3 = nt_make(ACL_FLOAT, 3, od3, NULL);
+  int64_t two[2] = {2, 2}, zero[2] = {0, 0}, one[2] = {1, 1}, three[3] = {1, 1, 1}, big[2] = {2, 2};
+  aclIntArray *k2 = aclCreateIntArray(two, 2), *p0 = aclCreateIntArray(zero, 2), *d1 = aclCreateIntArray(one, 2),
+              *k3 = aclCreateIntArray(three, 3), *pb = aclCreateIntArray(big, 2), *e = aclCreateIntArray(NULL, 0);
+  uint64_t ws;
+  aclOpExecutor *ex;
+  NT_OK(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, m.t, &ws, &ex));
+  CHECK_INT_EQ((int)ws, 0);
+  CHECK_INT_EQ(aclDestroyAclOpExecutor(ex), 0);
+  NT_OK(aclnnMaxPool2dWithMaskGetWorkspaceSize(x3.t, k2, e, p0, d1, false, o3.t, m3.t, &ws, &ex));
+  CHECK_INT_EQ(aclDestroyAclOpExecutor(ex), 0);
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(NULL, k2, e, p0, d1, false, o.t, m.t, &ws, &ex),
+           ACLNN_ERR_PARAM_NULLPTR, "self is NULL");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, NULL, &ws, &ex),
+           ACLNN_ERR_PARAM_NULLPTR, "indices is NULL");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, m.t, NULL, &ex),
+           ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is NULL");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, NULL, e, p0, d1, false, o.t, m.t, &ws, &ex),
+           ACLNN_ERR_PARAM_NULLPTR, "kernelSize is NULL");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, mi32.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "output indices is ACL_INT32, which aclnnMaxPool2dWithMask does not take");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, mu8.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "use ACL_INT8");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, mout.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID,
+           "indices has shape [1, 2, 3, 3]; aclnnMaxPool2dWithMask writes its bit mask as "
+           "[1, 2, 4, 64] here");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, mshort.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "(ceil(Ho*Wo/16) + 1) * 32 = 64 bytes for Ho x Wo = 3 x 3");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, mrows.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "kH*kW = 4");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, m3.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "aclnnMaxPool2dWithMaskGetWorkspaceSize failed");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k3, e, p0, d1, false, o.t, m.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "kernelSize has 3 values");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, pb, d1, false, o.t, m.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "exceeds half the kernel");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, m.t, m.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "output out is ACL_INT8");
+  NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, mout.t, m.t, &ws, &ex),
+           ACLNN_ERR_PARAM_INVALID, "out");
+  aclDestroyIntArray(k2);
+  aclDestroyIntArray(p0);
+  aclDestroyIntArray(d1);
+  aclDestroyIntArray(k3);
+  aclDestroyIntArray(pb);
+  aclDestroyIntArray(e);
+  nt_tensor all[] = {x, o, m, mi32, mu8, mout, mshort, mrows, m3, x3, o3};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    nt_free(&all[i]);
   nt_down(st);
 }
 
