@@ -227,11 +227,11 @@ static aclnnStatus reduce_plan(const reduce_call *c, uint64_t *workspaceSize, ac
                                                       ACL__NN_BIT(ACL_INT32) | ACL__NN_BIT(ACL_INT64))) != 0))
     return rc;
   if (c->out_same && out->dtype != self->dtype)
-    return ACL__FAIL(
-        ACLNN_ERR_PARAM_INVALID, "out is %s but self is %s: %s writes self's type. Remedy: create out as %s",
-        acl__nn_dtype_name(out->dtype), acl__nn_dtype_name(self->dtype), api2, acl__nn_dtype_name(self->dtype));
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                     "out is %s but self is %s: %s writes self's type. Remedy: create out as %s",
+                     acl__nn_dtype_name(out->dtype), acl__nn_dtype_name(self->dtype), api2, acl__nn_dtype_name(self->dtype));
   if (c->dtype != ACL_DT_UNDEFINED && out->dtype != c->dtype)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "out is %s but dtype is %s: the result is dtype's type. Remedy: create out "
                      "as %s",
                      acl__nn_dtype_name(out->dtype), acl__nn_dtype_name(c->dtype), acl__nn_dtype_name(c->dtype));
@@ -240,14 +240,15 @@ static aclnnStatus reduce_plan(const reduce_call *c, uint64_t *workspaceSize, ac
   for (uint64_t i = 0; i < c->ndims; i++) {
     int64_t d = c->dims[i];
     if (d < -r1 || d >= r1)
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                        "%s holds %lld, out of range for self of %d dims ([%d, %d]). Remedy: name dims of self",
                        c->dim_name, (long long)d, rank, -r1, r1 - 1);
     int dd = (int)(d < 0 ? d + r1 : d);
     if (rank == 0)
       continue;
     if (red[dd])
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID, "%s names dim %d twice. Remedy: name each dim once", c->dim_name, dd);
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
+                       "%s names dim %d twice. Remedy: name each dim once", c->dim_name, dd);
     red[dd] = 1;
     nred++;
   }
@@ -273,7 +274,7 @@ static aclnnStatus reduce_plan(const reduce_call *c, uint64_t *workspaceSize, ac
         same = same && t->dims[d] == 1;
     }
     if (!same)
-      return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+      return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                        "%s has shape %s; %s of self %s writes %s. Remedy: create %s with that shape",
                        i ? "indices" : "out", acl__nn_shape_text(t->dims, t->ndim, s1, sizeof s1), api2,
                        acl__nn_shape_text(self->dims, self->ndim, s2, sizeof s2),
@@ -286,7 +287,7 @@ static aclnnStatus reduce_plan(const reduce_call *c, uint64_t *workspaceSize, ac
   int64_t rows = acl__nn_numel(out);
   if (len == 0 && rows > 0 && c->kind != RK_SUM && c->kind != RK_MEAN && c->kind != RK_PROD && c->kind != RK_NORM &&
       c->kind != RK_LSE)
-    return ACL__FAIL(ACLNN_ERR_PARAM_INVALID,
+    return acl__fail(api, ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
                      "%s of self %s reduces empty dims: there is no maximum or minimum of no "
                      "elements. Remedy: reduce non-empty dims",
                      api2, acl__nn_shape_text(self->dims, self->ndim, s1, sizeof s1));
@@ -568,7 +569,8 @@ static aclnnStatus max_dim(const char *api, const char *api2, int kind, const ac
       acl__nn_tensor_arg(api, "indices", indices, &rc) == NULL)
     return rc;
   if (workspaceSize == NULL || executor == NULL)
-    return ACL__FAIL(ACLNN_ERR_PARAM_NULLPTR, "%s is NULL", workspaceSize == NULL ? "workspaceSize" : "executor");
+    return acl__fail(api, ACLNN_ERR_PARAM_NULLPTR, __FILE__, __LINE__, "%s is NULL",
+                     workspaceSize == NULL ? "workspaceSize" : "executor");
   reduce_call c = {.api = api,
                    .api2 = api2,
                    .kind = kind,

@@ -253,6 +253,11 @@ TEST(checks_of_phase_one) {
   NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, a1, false, ACL_FLOAT, o3.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
            "has shape [3]");
   NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, a2, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "twice");
+  /* the shared checks name the function the program called */
+  NT_FAILS(aclnnReduceSumGetWorkspaceSize(x.t, a2, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "aclnnReduceSumGetWorkspaceSize failed");
+  NT_FAILS(aclnnMeanGetWorkspaceSize(x.t, af, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
+           "aclnnMeanGetWorkspaceSize failed");
   NT_FAILS(aclnnMeanGetWorkspaceSize(x.t, af, false, ACL_FLOAT, o2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
            "out of range");
   NT_FAILS(aclnnMeanGetWorkspaceSize(x.t, a1, false, ACL_INT32, oi.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID,
