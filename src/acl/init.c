@@ -235,7 +235,7 @@ static int acl__load_config_text(const char *path, char **text, size_t *len) {
   if (path[0] == '\0') {
     *text = strdup("");
     *len = 0;
-    return *text ? ACL_SUCCESS : ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
+    return *text ? ACL_SUCCESS : acl__fail("aclInit", ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory");
   }
   acl__diags d = {0};
   int rc = acl__config_read_file(path, text, len, &d);
@@ -295,7 +295,7 @@ static int acl__init_first(const char *path) {
   if (rc != ACL_SUCCESS) {
     acl__diags_free(&envd);
     acl__env_free(&acl__proc.env);
-    return ACL__FAIL(rc, "out of host memory while reading the environment");
+    return acl__fail("aclInit", rc, __FILE__, __LINE__, "out of host memory while reading the environment");
   }
 
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -307,7 +307,7 @@ static int acl__init_first(const char *path) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   acl__proc.config_path = strdup(path);
   if (acl__proc.config_path == NULL) {
-    rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
+    rc = acl__fail("aclInit", ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory");
     goto fail;
   }
   rc = acl__load_config_text(path, &acl__proc.config_text, &acl__proc.config_len);
@@ -315,7 +315,7 @@ static int acl__init_first(const char *path) {
     goto fail;
   if (path[0] != '\0' && acl__proc.prev_path != NULL &&
       strcmp(acl__proc.prev_text, acl__proc.config_text) != 0) {
-    rc = ACL__FAIL(ACL_ERROR_INVALID_PARAM,
+    rc = acl__fail("aclInit", ACL_ERROR_INVALID_PARAM, __FILE__, __LINE__,
                    "configuration file '%s' differs from '%s', which an earlier aclInit of this process "
                    "used; a process must keep one configuration. Remedy: use the same file in every "
                    "aclInit, or start a new process",
@@ -344,7 +344,7 @@ static int acl__init_first(const char *path) {
   acl__errmsg_set_mode(acl__config_err_msg_mode(acl__proc.cfg));
   rc = acl__rt_init(&acl__proc.hal, acl__config_default_device(acl__proc.cfg));
   if (rc != ACL_SUCCESS) {
-    rc = ACL__FAIL(rc, "out of host memory for the device table");
+    rc = acl__fail("aclInit", rc, __FILE__, __LINE__, "out of host memory for the device table");
     goto fail;
   }
   ms_rm = acl__ms_since(&ts);
@@ -360,7 +360,7 @@ static int acl__init_first(const char *path) {
       acl__dump_config_shutdown();
       acl__model_finalize();
       acl__rt_shutdown();
-      rc = ACL__FAIL(ACL_ERROR_BAD_ALLOC, "out of host memory");
+      rc = acl__fail("aclInit", ACL_ERROR_BAD_ALLOC, __FILE__, __LINE__, "out of host memory");
       goto fail;
     }
     free(acl__proc.prev_path);
