@@ -12,7 +12,9 @@
 # once, each pinned to its own core (taskset), their throughputs summed; on
 # a VM whose cores share a physical core or a cache, that side loses too.
 # Each side runs REPEAT times; the table shows the median and the minimum.
-#   NS="1 2" (rank counts), LOOP=200, REPEAT=5
+#   NS="1 2" (rank counts), LOOP=2000, REPEAT=5
+# (LOOP 2000: each side runs ~2 s; with 200, a 0.2 s job, the start-up of the
+# first executions cost the N-rank side ~10 %)
 # Open MPI settings as the tests use them (loopback, no cross-process copies).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +22,7 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/build}
 tool=$build/openacl
 NS=${NS:-"1 2"}
-LOOP=${LOOP:-200}
+LOOP=${LOOP:-2000}
 REPEAT=${REPEAT:-5}
 [ -x "$tool" ] || { echo "run.sh: no $tool (build first, or give the build folder)" >&2; exit 1; }
 command -v mpirun > /dev/null || { echo "run.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 1; }
