@@ -354,13 +354,16 @@ TEST(depthwise_clip) {
  * has as many steps as at batch 1, one of them fused); the results match
  * the reference executor either way. */
 TEST(pointwise_depthwise_fused) {
-  for (int stride = 2; stride >= 1; stride--) {
+  for (int v = 0; v < 3; v++) {
+    /* stride 2 with ReLU6, stride 1 with Swish, and that without the pointwise bias (not fused: oneDNN
+     * 2.6's fused kernel crashed on it) */
+    int stride = v == 0 ? 2 : 1, pw_bias = v != 2;
     gb b = gb_new(13);
     int x = gb_input(&b, "x", 4, (int64_t[]){-1, 8, 96, 96});
     float lo = 0, hi = 6;
     int lo_v = gb_const(&b, "lo", ACL__ONNX_FLOAT, 0, NULL, &lo, 0, 0);
     int hi_v = gb_const(&b, "hi", ACL__ONNX_FLOAT, 0, NULL, &hi, 0, 0);
-    int y = conv(&b, "pw", x, 8, 64, 1, 0, 1, 1, 1);
+    int y = conv(&b, "pw", x, 8, 64, 1, 0, 1, 1, pw_bias);
     if (stride == 2) {
       int ins[3] = {y, lo_v, hi_v};
       y = gb_node(&b, "Clip", ins, 3, "pw_clip");
@@ -382,7 +385,8 @@ TEST(pointwise_depthwise_fused) {
       CHECK_INT_EQ((long)stats(e).ref_steps, 0);
     }
     printf("stride %d: %zu nodes fused at batch 1, %zu at batch 8\n", stride, fused[0], fused[1]);
-    CHECK_INT_EQ((long)fused[1], (long)fused[0] + 1); /* the depthwise Conv (its Clip is fused either way) */
+    /* the depthwise Conv (its Clip is fused either way) */
+    CHECK_INT_EQ((long)fused[1], (long)fused[0] + pw_bias);
     acl__engine_destroy(e);
     acl__graph_free(b.g);
   }

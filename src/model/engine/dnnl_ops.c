@@ -900,9 +900,10 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   for (int64_t k = 0; qnode >= 0 && k < oc; k++)
     qoscale[k] = oscale[k] / qs;
 
-  /* a pointwise convolution in float32 whose output only a depthwise one reads */
+  /* a pointwise convolution in float32 whose output only a depthwise one reads; with a bias (oneDNN 2.6's
+   * fused kernel crashed in its JIT code for a pointwise convolution without one) */
   dw_fuse dwf = {.node = -1};
-  if (rank == 4 && group == 1 && W->dims[2] == 1 && W->dims[3] == 1 && st[0] == 1 && st[1] == 1 && pl[0] == 0 &&
+  if (rank == 4 && group == 1 && bias >= 0 && W->dims[2] == 1 && W->dims[3] == 1 && st[0] == 1 && st[1] == 1 && pl[0] == 0 &&
       pl[1] == 0 && pr[0] == 0 && pr[1] == 0 && sum_x < 0 && q8 < 0 && qnode < 0 && !b->e->bf16)
     dw_next(b, ni, tail_out(b, &tl, cur), od, &dwf);
 
