@@ -198,20 +198,18 @@ static void hccl__stage_in(hccl__op *op) {
       memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
 }
 
-static void hccl__reduce_plan(hccl__op *op) {
+void hccl__op_step(hccl__op *op) {
   hccl__plan *p = op->extra;
   char *s = op->stage;
   for (uint32_t k = 1; k < p->red_n; k++)
     hccl__reduce(s + p->red_off[0], s + p->red_off[k], p->red_count, op->dtype, op->redop);
 }
 
-void hccl__op_step(hccl__op *op) { hccl__reduce_plan(op); }
-
 static void hccl__stage_out(hccl__op *op) {
   hccl__plan *p = op->extra;
   char *s = op->stage;
   if (!p->red_between)
-    hccl__reduce_plan(op);
+    hccl__op_step(op);
   for (uint32_t i = 0; i < p->nout; i++)
     if (!(op->direct && p->out[i].for_msg))
       memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);

@@ -1839,9 +1839,8 @@ static int concat_norm(eng_build *b, int ni, const int *ins, size_t nin, int axi
       return ACL_ERROR_BAD_ALLOC;
     }
   }
-  int relu = next_op(b, bn, out_of(b, bn, 0), "Relu");
+  int z = out_of(b, bn, 0), relu = next_op(b, bn, z, "Relu");
   kn->relu = relu >= 0;
-  int z = out_of(b, bn, 0);
   define(b, z, rank, od, &lay);
   args[nin].arg = (int)nin;
   args[nin].val = z;

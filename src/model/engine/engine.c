@@ -691,17 +691,10 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
     if (s->kind == STEP_REF) {
       rc = run_ref(e, p, in, si, diags);
     } else if (s->kind == STEP_KERNEL) {
-      void *ptr_small[16], **ptr = s->n_args <= 16 ? ptr_small : malloc((size_t)s->n_args * sizeof(void *));
-      if (ptr == NULL) {
-        rc = ACL_ERROR_BAD_ALLOC;
-        acl__diags_add(diags, ACL__DIAG_ERROR, rc, "", "out of memory running %s", s->what);
-        break;
-      }
+      void *ptr[ENG_KERNEL_MAX_ARGS]; /* acl__eng_kernel_step keeps n_args within it */
       for (int k = 0; k < s->n_args; k++)
         ptr[k] = val_ptr(p, in, s->args[k].val);
       s->kernel(s->params, ptr);
-      if (ptr != ptr_small)
-        free(ptr);
     } else {
       for (int k = 0; k < s->n_args; k++) {
         int r = root_of(p, s->args[k].val);

@@ -56,7 +56,8 @@ typedef struct eng_val {
 enum { STEP_PRIM = 1, STEP_REF, STEP_KERNEL };
 
 /* An engine kernel (kernels.c): ptr[k] are the bytes of the step's argument
- * k, in the order its builder gave them. */
+ * k, in the order its builder gave them (at most ENG_KERNEL_MAX_ARGS). */
+#define ENG_KERNEL_MAX_ARGS 64
 typedef void (*eng_kernel_fn)(const void *params, void *const *ptr);
 
 typedef struct eng_arg {
@@ -184,7 +185,8 @@ int acl__eng_plain(eng_build *b, int v);                     /* a plain version 
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
                        const char *what);
 /* Appends a step running an engine kernel; takes params (freed with the
- * plan, also when this fails). */
+ * plan, also when this fails).  1 (nothing appended) past
+ * ENG_KERNEL_MAX_ARGS arguments. */
 int acl__eng_kernel_step(eng_build *b, eng_kernel_fn kernel, void *params, const eng_arg *args, int n_args,
                          const char *what, const char *impl);
 /* omp.c: fn over [0, n) split into one contiguous range per thread of

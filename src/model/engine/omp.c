@@ -34,7 +34,7 @@ static void omp_lookup(void) {
   *(void **)&gomp_parallel = omp_sym(lib, "GOMP_parallel");
   *(void **)&omp_thread_num = omp_sym(lib, "omp_get_thread_num");
   *(void **)&omp_num_threads = omp_sym(lib, "omp_get_num_threads");
-  if (gomp_parallel == NULL || omp_thread_num == NULL || omp_num_threads == NULL)
+  if (gomp_parallel == NULL || omp_thread_num == NULL || omp_num_threads == NULL || omp_get_threads == NULL)
     gomp_parallel = NULL;
   if (lib != NULL)
     dlclose(lib); /* RTLD_NOLOAD took a reference; libdnnl keeps the library loaded */
@@ -58,7 +58,7 @@ void acl__engine_parallel(size_t n, void (*fn)(void *ctx, size_t begin, size_t e
   pthread_once(&omp_once, omp_lookup);
   if (n == 0)
     return;
-  if (gomp_parallel == NULL || n == 1 || acl__engine_team(2) == 1) {
+  if (gomp_parallel == NULL || n == 1 || omp_get_threads() <= 1) { /* a team of one (and under TSan) */
     fn(ctx, 0, n);
     return;
   }

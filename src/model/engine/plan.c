@@ -133,6 +133,10 @@ int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_a
 
 int acl__eng_kernel_step(eng_build *b, eng_kernel_fn kernel, void *params, const eng_arg *args, int n_args,
                          const char *what, const char *impl) {
+  if (n_args > ENG_KERNEL_MAX_ARGS) {
+    free(params);
+    return 1; /* not a step this kernel can be: the node's other paths take it */
+  }
   eng_step *s = acl__eng_step_new(b->p);
   eng_arg *a = malloc((size_t)(n_args ? n_args : 1) * sizeof(*args));
   if (s == NULL || a == NULL) {
