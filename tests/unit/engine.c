@@ -785,6 +785,23 @@ TEST(swish_hardswish) {
   acl__graph_free(b.g);
 }
 
+/* EfficientNet's depthwise conv + Swish (x * Sigmoid(x)) + 1x1 conv: the
+ * Swish is one eltwise step after the convolution rather than its post-op
+ * (oneDNN's depthwise kernel is slow at it), results as the reference's. */
+TEST(depthwise_swish) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 32, 12, 12});
+  int y = conv(&b, "dw", x, 32, 32, 3, 1, 1, 32, 1);
+  y = binary(&b, "Mul", y, unary(&b, "Sigmoid", y, "sig"), "swish");
+  y = conv(&b, "pw", y, 32, 16, 1, 0, 1, 1, 1);
+  gb_output(&b, y);
+  acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){2, 32, 12, 12});
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  CHECK_INT_EQ((long)st.fused, 1); /* the Mul, into the swish step */
+  CHECK_INT_EQ((long)st.steps, 5); /* to blocked, depthwise, swish, pointwise, to plain */
+  acl__graph_free(b.g);
+}
+
 /* Squeeze-and-excitation: x * HardSigmoid(Conv(Relu(Conv(GAP(x))))) with x
  * in a blocked layout; the per-channel factor [N, C, 1, 1] is read in x's
  * layout, so nothing goes back to plain.  Also a constant [1, C, 1, 1] and a
