@@ -714,8 +714,11 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
     if (p->prof_ms != NULL) {
       dnnl_stream_wait(in->stream);
       double t = acl__eng_now_ms() - t0;
+      double *fastest = &p->prof_ms[p->n_steps + 1 + si];
       pthread_mutex_lock(&p->lock);
       p->prof_ms[si] += t;
+      if (p->prof_runs > 0 && (*fastest == 0 || t < *fastest))
+        *fastest = t;
       pthread_mutex_unlock(&p->lock);
     }
   }

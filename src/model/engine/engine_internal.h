@@ -118,7 +118,8 @@ typedef struct eng_plan {
   size_t int8_steps;         /* convolutions computing in int8 (quantised models) */
   pthread_mutex_t lock;      /* guards `free` and the profile */
   eng_inst *free;
-  double *prof_ms;           /* OPENACL_MODEL_PROFILE: per step, ms summed over runs (else NULL) */
+  double *prof_ms;           /* OPENACL_MODEL_PROFILE: per step, ms summed over runs, then per step the
+                                fastest run's ms (at prof_ms + n_steps + 1); else NULL */
   size_t prof_runs;
 } eng_plan;
 

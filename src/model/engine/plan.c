@@ -757,7 +757,7 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
   }
   if (!p->fallback && place(p) != 0)
     goto oom;
-  if (!p->fallback && acl__eng_profiling() && (p->prof_ms = calloc((size_t)p->n_steps + 1, sizeof(double))) == NULL)
+  if (!p->fallback && acl__eng_profiling() && (p->prof_ms = calloc(2 * ((size_t)p->n_steps + 1), sizeof(double))) == NULL)
     goto oom;
   free(b.skip);
   free(b.uses_left);
