@@ -1337,3 +1337,54 @@ TEST(prepared_at_load) {
   CHECK_INT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   CHECK_INT_EQ(aclFinalize(), ACL_SUCCESS);
 }
+
+/* OPENACL_MODEL_PROFILE=all: when the plan goes, stderr gets the table with
+ * every step (not only the 25 heaviest), each with its mean and its fastest
+ * run, its implementation and its node. */
+TEST(profile_every_step) {
+  setenv("OPENACL_MODEL_PROFILE", "all", 1); /* read once, by this process's first plan */
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){1, 16, 8, 8});
+  int y = x;
+  char name[16];
+  for (int i = 0; i < 30; i++) { /* 30 steps: more than the default table's 25 */
+    snprintf(name, sizeof(name), "relu%d", i);
+    y = unary(&b, i % 2 ? "Relu" : "Sigmoid", y, name);
+  }
+  gb_output(&b, y);
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){1, 16, 8, 8});
+  for (int run = 0; run < 3; run++)
+    compare_run(e, b.g, &f);
+  fflush(stderr);
+  FILE *cap = tmpfile();
+  CHECK(cap != NULL);
+  int saved = dup(2);
+  dup2(fileno(cap), 2);
+  acl__engine_destroy(e); /* the plan goes: the table */
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  rewind(cap);
+  char line[512];
+  int header = 0, rows = 0, last_seen = 0;
+  while (fgets(line, sizeof(line), cap) != NULL) {
+    header |= strstr(line, "heaviest steps (ms per run: mean, fastest)") != NULL;
+    double mean, fastest;
+    int step;
+    char kind[64], impl[64], node[64];
+    if (sscanf(line, " %d %63s %63s %lf %lf %63s", &step, kind, impl, &mean, &fastest, node) == 6) {
+      rows++;
+      CHECK(fastest > 0 && fastest <= mean * 1.0001);
+      last_seen |= strcmp(node, "relu29") == 0;
+    }
+  }
+  fclose(cap);
+  printf("%d step rows\n", rows);
+  CHECK(header);
+  CHECK(rows >= 30);
+  CHECK(last_seen);
+  feed_free(&f);
+  acl__graph_free(b.g);
+}
