@@ -29,6 +29,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,22 @@ static const acl__graph_node *N(eng_build *b, int ni) {
 
 static int op_is(eng_build *b, int ni, const char *op) {
   return N(b, ni)->domain[0] == '\0' && strcmp(N(b, ni)->op_type, op) == 0;
+}
+
+/* OPENACL_CONV_WINOGRAD=0 keeps every convolution on oneDNN's direct
+ * algorithm (for comparisons; the default lets dnnl_ops.c pick Winograd
+ * where it pays). */
+static pthread_once_t wino_once = PTHREAD_ONCE_INIT;
+static int wino_on = 1;
+
+static void wino_read(void) {
+  const char *v = getenv("OPENACL_CONV_WINOGRAD");
+  wino_on = v == NULL || v[0] == '\0' || strcmp(v, "0") != 0;
+}
+
+int acl__eng_winograd_on(void) {
+  pthread_once(&wino_once, wino_read);
+  return wino_on;
 }
 
 /* A float32 tensor oneDNN can describe, held as float32 (not a quantised

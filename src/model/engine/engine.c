@@ -41,22 +41,6 @@ int acl__engine_enabled(void) {
   return engine_on;
 }
 
-/* OPENACL_CONV_WINOGRAD=0 keeps every convolution on oneDNN's direct
- * algorithm (for comparisons; the default lets dnnl_ops.c pick Winograd
- * where it pays). */
-static pthread_once_t wino_once = PTHREAD_ONCE_INIT;
-static int wino_on = 1;
-
-static void wino_read(void) {
-  const char *v = getenv("OPENACL_CONV_WINOGRAD");
-  wino_on = v == NULL || v[0] == '\0' || strcmp(v, "0") != 0;
-}
-
-int acl__eng_winograd_on(void) {
-  pthread_once(&wino_once, wino_read);
-  return wino_on;
-}
-
 /* Engine executions running now, in the whole process. */
 static int engine_running;
 
@@ -205,12 +189,6 @@ static int needs_reference(const acl__graph *g) {
 }
 
 /* ---- rewrites ------------------------------------------------------------ */
-
-int acl__eng_resolve(const acl__engine *e, int v) {
-  while (v >= 0 && v < (int)e->g->n_tensors && e->alias[v] >= 0)
-    v = e->alias[v];
-  return v;
-}
 
 static const acl__graph_attr *node_attr(const acl__graph_node *n, const char *name) {
   for (size_t i = 0; i < n->n_attrs; i++)

@@ -173,14 +173,29 @@ typedef struct eng_build {
   int node;                  /* the node being built: steps record it (profile, logs) */
 } eng_build;
 int acl__eng_dnnl_node(eng_build *b, int ni, const int *ins, size_t nin);
+
+/* A graph tensor through the engine's rewrites (aliases made at creation). */
+static inline int acl__eng_resolve(const acl__engine *e, int v) {
+  while (v >= 0 && v < (int)e->g->n_tensors && e->alias[v] >= 0)
+    v = e->alias[v];
+  return v;
+}
+
+/* fold.c: shapes and constants from the reference kernels. */
+int acl__eng_op_data_shaped(const char *op); /* output shape depends on data whatever the inputs */
+int acl__eng_op_random(const char *op);      /* never folded */
+int acl__eng_op_shape_only(const char *op);  /* output depends on the input's shape only */
+void acl__eng_val_set_shape(eng_val *x, const acl__tensor *t); /* type and shape of t, plain layout */
+/* Runs node ni's reference kernel on the plan's constants and zero-filled
+ * stand-ins: with keep its outputs become constants (folding), else only
+ * their types and shapes are recorded. */
+int acl__eng_probe(eng_build *b, int ni, const int *ins, size_t nin, int keep);
 int acl__eng_fold_ahead(eng_build *b, int v, int depth); /* 1: v is a constant, folded ahead if need be */
 
+/* steps.c: a plan's values and steps. */
 /* Byte offset of v's data from its root's (the sum along its chain of views). */
 size_t acl__eng_view_off(const eng_plan *p, int v);
-
-/* plan.c helpers used by dnnl_ops.c */
 int acl__eng_val_new(eng_plan *p);
-int acl__eng_resolve(const acl__engine *e, int v);          /* follows rewrite aliases */
 eng_step *acl__eng_step_new(eng_plan *p);
 int acl__eng_plain(eng_build *b, int v);                     /* a plain version of v (reorder step if needed) */
 int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,

@@ -1,8 +1,10 @@
 /*
- * plan.c - building a plan for one set of input shapes: shapes and types of
- * every value, constant folding, the steps (oneDNN primitives from
- * dnnl_ops.c, reference kernels for the rest), lifetimes and the arena
- * layout; and the per-execution instances.
+ * plan.c - building a plan for one set of input shapes: walks the graph's
+ * nodes in order and gives each to the operator builders (dnnl_ops.c), to
+ * folding and shape probing (fold.c), or to a reference-kernel step; then
+ * lifetimes and the arena layout; and the per-execution instances.  The
+ * values and steps it makes plans of are steps.c's.  Calls go one way:
+ * engine.c -> plan.c -> dnnl_ops.c -> fold.c, steps.c.
  *
  * Shapes come from three sources: oneDNN operators compute theirs
  * (dnnl_ops.c); nodes whose inputs are all constant are simply run
@@ -23,208 +25,7 @@
 
 #define ENG_ALIGN 64
 
-const char *acl__eng_status(dnnl_status_t s) {
-  switch (s) {
-  case dnnl_success: return "success";
-  case dnnl_out_of_memory: return "out of memory";
-  case dnnl_invalid_arguments: return "invalid arguments";
-  case dnnl_unimplemented: return "no implementation";
-  case dnnl_iterator_ends: return "iterator ends";
-  case dnnl_runtime_error: return "runtime error";
-  case dnnl_not_required: return "not required";
-  default: return "unknown status";
-  }
-}
-
-/* ---- values and steps ----------------------------------------------------- */
-
-int acl__eng_val_new(eng_plan *p) {
-  if (p->n_vals == p->cap_vals) {
-    int cap = p->cap_vals * 2 + 16;
-    eng_val *v = realloc(p->vals, (size_t)cap * sizeof(*v));
-    if (v == NULL)
-      return -1;
-    p->vals = v;
-    p->cap_vals = cap;
-  }
-  eng_val *x = &p->vals[p->n_vals];
-  memset(x, 0, sizeof(*x));
-  x->base = -1;
-  x->input = -1;
-  x->first = x->last = -1;
-  x->plain_copy = -1;
-  x->layout_copy = -1;
-  return p->n_vals++;
-}
-
-eng_step *acl__eng_step_new(eng_plan *p) {
-  if (p->n_steps == p->cap_steps) {
-    int cap = p->cap_steps * 2 + 16;
-    eng_step *s = realloc(p->steps, (size_t)cap * sizeof(*s));
-    if (s == NULL)
-      return NULL;
-    p->steps = s;
-    p->cap_steps = cap;
-  }
-  eng_step *s = &p->steps[p->n_steps++];
-  memset(s, 0, sizeof(*s));
-  s->node = -1;
-  return s;
-}
-
-void acl__eng_plain_md_dt(dnnl_memory_desc_t *md, int rank, const int64_t *dims, dnnl_data_type_t dt) {
-  dnnl_dims_t d, st;
-  int r = rank > 0 ? rank : 1;
-  for (int k = 0; k < r; k++)
-    d[k] = rank > 0 ? dims[k] : 1;
-  int64_t s = 1;
-  for (int k = r - 1; k >= 0; k--) {
-    st[k] = s;
-    s *= d[k] > 0 ? d[k] : 1;
-  }
-  dnnl_memory_desc_init_by_strides(md, r, d, dt, st);
-}
-
-void acl__eng_plain_md(dnnl_memory_desc_t *md, int rank, const int64_t *dims) {
-  acl__eng_plain_md_dt(md, rank, dims, dnnl_f32);
-}
-
-/* Appends a primitive step for pd; its scratchpad size is recorded. */
-int acl__eng_prim_step(eng_build *b, const dnnl_primitive_desc_t pd, const eng_arg *args, int n_args,
-                       const char *what) {
-  const char *impl = NULL;
-  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
-    /* the shapes of the step's arguments, so a slow implementation can be traced to its operands */
-    char shapes[160] = "";
-    size_t len = 0;
-    for (int k = 0; k < n_args && len + 24 < sizeof(shapes); k++) {
-      const eng_val *x = &b->p->vals[args[k].val];
-      len += (size_t)snprintf(shapes + len, sizeof(shapes) - len, "%s[", k ? " " : "");
-      for (int d = 0; d < x->rank && len + 16 < sizeof(shapes); d++)
-        len += (size_t)snprintf(shapes + len, sizeof(shapes) - len, "%s%lld", d ? "," : "", (long long)x->dims[d]);
-      len += (size_t)snprintf(shapes + len, sizeof(shapes) - len, "]");
-    }
-    ACL__LOGD(ACL__MOD_GE, "plan step %d: %s on oneDNN's %s, %s", b->p->n_steps, what, impl, shapes);
-  }
-  eng_step *s = acl__eng_step_new(b->p);
-  if (s == NULL)
-    return ACL_ERROR_BAD_ALLOC;
-  s->kind = STEP_PRIM;
-  s->what = what;
-  s->node = b->node;
-  s->args = malloc((size_t)(n_args ? n_args : 1) * sizeof(*args));
-  if (s->args == NULL) {
-    b->p->n_steps--;
-    return ACL_ERROR_BAD_ALLOC;
-  }
-  memcpy(s->args, args, (size_t)n_args * sizeof(*args));
-  s->n_args = n_args;
-  const dnnl_memory_desc_t *sm = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-  s->scratch = sm != NULL ? dnnl_memory_desc_get_size(sm) : 0;
-  if (dnnl_primitive_create(&s->prim, pd) != dnnl_success) {
-    free(s->args);
-    b->p->n_steps--;
-    acl__diags_add(b->diags, ACL__DIAG_ERROR, ACL_ERROR_BAD_ALLOC, "", "oneDNN could not create a %s primitive",
-                   what);
-    return ACL_ERROR_BAD_ALLOC;
-  }
-  return 0;
-}
-
-int acl__eng_kernel_step(eng_build *b, eng_kernel_fn kernel, void *params, const eng_arg *args, int n_args,
-                         const char *what, const char *impl) {
-  if (n_args > ENG_KERNEL_MAX_ARGS) {
-    free(params);
-    return 1; /* not a step this kernel can be: the node's other paths take it */
-  }
-  eng_step *s = acl__eng_step_new(b->p);
-  eng_arg *a = malloc((size_t)(n_args ? n_args : 1) * sizeof(*args));
-  if (s == NULL || a == NULL) {
-    if (s != NULL)
-      b->p->n_steps--;
-    free(a);
-    free(params);
-    return ACL_ERROR_BAD_ALLOC;
-  }
-  memcpy(a, args, (size_t)n_args * sizeof(*args));
-  s->kind = STEP_KERNEL;
-  s->what = what;
-  s->impl = impl;
-  s->node = b->node;
-  s->kernel = kernel;
-  s->params = params;
-  s->args = a;
-  s->n_args = n_args;
-  ACL__LOGD(ACL__MOD_GE, "plan step %d: %s on openacl's %s", b->p->n_steps - 1, what, impl);
-  return 0;
-}
-
-dnnl_data_type_t acl__eng_dnnl_type(int onnx_type) {
-  return onnx_type == ACL__ONNX_UINT8 ? dnnl_u8 : onnx_type == ACL__ONNX_INT8 ? dnnl_s8 : dnnl_f32;
-}
-
-void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md) {
-  acl__eng_plain_md_dt(md, x->rank, x->dims, acl__eng_dnnl_type(x->onnx_type));
-}
-
-/* A new ARENA value holding `src` reordered into `md`.  A quantised src
- * (qscale, a DequantizeLinear kept in 8 bits) is scaled on its way to
- * float32, and stays quantised (same scale) on its way to another 8-bit
- * layout. */
-int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
-  eng_plan *p = b->p;
-  dnnl_primitive_desc_t pd = NULL;
-  float qs = p->vals[src].qscale;
-  int dequant = qs != 0 && md->data_type == dnnl_f32;
-  dnnl_primitive_attr_t attr = NULL;
-  if (dequant && (dnnl_primitive_attr_create(&attr) != dnnl_success ||
-                  dnnl_primitive_attr_set_output_scales(attr, 1, 0, &qs) != dnnl_success)) {
-    if (attr != NULL)
-      dnnl_primitive_attr_destroy(attr);
-    return -1;
-  }
-  dnnl_status_t st = dnnl_reorder_primitive_desc_create(&pd, &p->vals[src].md, b->e->dnnl, md, b->e->dnnl, attr);
-  if (attr != NULL)
-    dnnl_primitive_attr_destroy(attr);
-  if (st != dnnl_success)
-    return -1;
-  int v = acl__eng_val_new(p);
-  if (v < 0) {
-    dnnl_primitive_desc_destroy(pd);
-    return -1;
-  }
-  eng_val *x = &p->vals[v], *s = &p->vals[src];
-  x->kind = ENG_ARENA;
-  x->onnx_type = s->onnx_type;
-  x->rank = s->rank;
-  memcpy(x->dims, s->dims, sizeof(x->dims));
-  x->md = *md;
-  x->bytes = dnnl_memory_desc_get_size(md);
-  x->qscale = dequant ? 0 : qs;
-  dnnl_memory_desc_t plain;
-  acl__eng_val_plain_md(x, &plain);
-  x->plain = x->qscale == 0 && dnnl_memory_desc_equal(md, &plain);
-  eng_arg a[2] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, v}};
-  int rc = acl__eng_prim_step(b, pd, a, 2, "reorder");
-  dnnl_primitive_desc_destroy(pd);
-  return rc == 0 ? v : -1;
-}
-
-int acl__eng_plain(eng_build *b, int v) {
-  eng_plan *p = b->p;
-  if (p->vals[v].plain)
-    return v;
-  if (p->vals[v].plain_copy >= 0)
-    return p->vals[v].plain_copy;
-  dnnl_memory_desc_t md;
-  acl__eng_val_plain_md(&p->vals[v], &md);
-  int c = acl__eng_reorder(b, v, &md);
-  if (c >= 0)
-    p->vals[v].plain_copy = c;
-  return c;
-}
-
-/* ---- shapes by running the reference kernel -------------------------------- */
+/* ---- which inputs decide a shape ------------------------------------------ */
 
 /* (op, input index) whose VALUES decide the output shape. */
 static const struct { const char *op; int input; } value_shaped[] = {
@@ -237,22 +38,6 @@ static const struct { const char *op; int input; } value_shaped[] = {
   {"STFT", 2}, {"DFT", 1}, {"BlackmanWindow", 0}, {"HannWindow", 0}, {"HammingWindow", 0},
   {"MelWeightMatrix", 0}, {"MelWeightMatrix", 1}, {"MelWeightMatrix", 2}, {"GridSample", -1},
 };
-/* Ops whose output shape depends on data however their inputs are given. */
-static const char *const data_shaped[] = {"NonZero", "Unique", "NonMaxSuppression", "StringSplit", "RegexFullMatch",
-                                          NULL};
-/* Ops never folded (not deterministic). */
-static const char *const random_ops[] = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-                                         "Bernoulli", "Multinomial", NULL};
-/* Ops whose output depends only on the input's shape: folded once shapes are known. */
-static const char *const shape_only[] = {"Shape", "Size", NULL};
-
-static int in_list(const char *const *list, const char *op) {
-  for (int i = 0; list[i] != NULL; i++)
-    if (strcmp(list[i], op) == 0)
-      return 1;
-  return 0;
-}
-
 static int value_shaped_input(const char *op, int k) {
   for (size_t i = 0; i < sizeof(value_shaped) / sizeof(value_shaped[0]); i++)
     if (strcmp(value_shaped[i].op, op) == 0 && (value_shaped[i].input == k || value_shaped[i].input < 0))
@@ -260,137 +45,7 @@ static int value_shaped_input(const char *op, int k) {
   return 0;
 }
 
-static void set_val_shape(eng_val *x, const acl__tensor *t) {
-  x->onnx_type = t->onnx_type;
-  x->rank = t->rank;
-  memcpy(x->dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-  x->bytes = (size_t)acl__op_numel(t->rank, t->dims) * acl__graph_onnx_elem_size(t->onnx_type);
-  x->plain = 1;
-  if (t->onnx_type == ACL__ONNX_FLOAT && t->rank <= DNNL_MAX_NDIMS)
-    acl__eng_plain_md(&x->md, t->rank, t->dims);
-}
-
-/* Runs node ni's reference kernel on the plan's constants and on zero-filled
- * stand-ins for everything else.  With `keep`, the outputs become CONST
- * values (folding); otherwise only their types and shapes are recorded. */
-static int probe(eng_build *b, int ni, const int *ins, size_t nin, int keep) {
-  acl__engine *e = b->e;
-  eng_plan *p = b->p;
-  const acl__graph_node *n = &e->g->nodes[ni];
-  int rc = 0;
-  size_t nout = n->n_outputs;
-  acl__tensor *tmp = calloc(nin ? nin : 1, sizeof(*tmp));
-  const acl__tensor **pin = calloc(nin ? nin : 1, sizeof(*pin));
-  acl__tensor *outs = calloc(nout ? nout : 1, sizeof(*outs));
-  if (tmp == NULL || pin == NULL || outs == NULL) {
-    rc = ACL_ERROR_BAD_ALLOC;
-    acl__diags_add(b->diags, ACL__DIAG_ERROR, rc, "", "out of memory");
-    goto done;
-  }
-  for (size_t k = 0; k < nin; k++) {
-    int v = ins[k];
-    if (v < 0)
-      continue;
-    eng_val *x = &p->vals[v];
-    if (x->kind == ENG_CONST) {
-      pin[k] = &x->konst;
-    } else {
-      if (acl__tensor_alloc(&tmp[k], x->onnx_type, x->rank, x->dims) != 0) {
-        rc = ACL_ERROR_BAD_ALLOC;
-        acl__diags_add(b->diags, ACL__DIAG_ERROR, rc, "", "out of memory");
-        goto done;
-      }
-      pin[k] = &tmp[k];
-    }
-  }
-  acl__op_ctx ctx = {e->g, n, ni, e->opset, pin, nin, outs, nout, b->diags};
-  rc = acl__exec_kernel(e->g, n)(&ctx);
-  for (size_t k = 0; rc == 0 && k < nout; k++) {
-    int v = acl__eng_resolve(e, n->outputs[k]);
-    if (v < 0)
-      continue;
-    if (outs[k].is_sequence || acl__graph_onnx_elem_size(outs[k].onnx_type) == 0 ||
-        outs[k].rank > ACL__EXEC_MAX_RANK) {
-      p->fallback = 1; /* not a dense numeric tensor: the reference executor's business */
-      break;
-    }
-    if (outs[k].data == NULL) {
-      rc = acl__op_fail(&ctx, ACL_ERROR_OP_TYPE_NOT_MATCH, "output %zu not produced", k);
-      break;
-    }
-    eng_val *x = &p->vals[v];
-    set_val_shape(x, &outs[k]);
-    if (keep) {
-      x->kind = ENG_CONST;
-      x->konst = outs[k];
-      memset(&outs[k], 0, sizeof(outs[k]));
-    }
-  }
-done:
-  for (size_t k = 0; k < nout && outs != NULL; k++)
-    acl__tensor_release(&outs[k]);
-  for (size_t k = 0; k < nin && tmp != NULL; k++)
-    acl__tensor_release(&tmp[k]);
-  free(tmp);
-  free((void *)pin);
-  free(outs);
-  return rc;
-}
-
-/* Pattern fusions look ahead at nodes the main loop has not reached, and an
- * exported model computes their shape inputs at run time (Shape -> Gather ->
- * Unsqueeze -> Concat -> Reshape) between the nodes of the pattern: this folds
- * the nodes making value v now, as the main loop would when it got there,
- * when they depend only on constants and on the dimensions of values already
- * defined.  Returns 1 when v is a constant (then or already). */
-int acl__eng_fold_ahead(eng_build *b, int v, int depth) {
-  acl__engine *e = b->e;
-  const acl__graph *g = e->g;
-  eng_plan *p = b->p;
-  if (v < 0 || v >= p->n_vals)
-    return 0;
-  if (p->vals[v].kind == ENG_CONST)
-    return 1;
-  if (depth > 16 || v >= (int)g->n_tensors)
-    return 0;
-  int j = g->tensors[v].producer;
-  if (j <= b->node || j >= (int)g->n_nodes || e->dead[j] || b->skip[j] || e->conv_w[j] >= 0 || e->conv_b[j] >= 0)
-    return 0;
-  const acl__graph_node *n = &g->nodes[j];
-  if (n->domain[0] != '\0' || n->n_inputs > 16 || in_list(data_shaped, n->op_type) ||
-      in_list(random_ops, n->op_type))
-    return 0;
-  int dims_only = in_list(shape_only, n->op_type), ins[16];
-  for (size_t k = 0; k < n->n_inputs; k++) {
-    ins[k] = acl__eng_resolve(e, n->inputs[k]);
-    if (ins[k] < 0)
-      continue;
-    if (dims_only ? p->vals[ins[k]].kind == 0 : !acl__eng_fold_ahead(b, ins[k], depth + 1))
-      return 0; /* dimensions not known yet, or not a constant */
-  }
-  int fallback = p->fallback;
-  if (probe(b, j, ins, n->n_inputs, 1) != 0 || p->fallback != fallback) {
-    acl__diags_free(b->diags); /* the main loop meets it again and reports it */
-    p->fallback = fallback;
-    return 0;
-  }
-  b->skip[j] = 1; /* done: the main loop passes it */
-  for (size_t k = 0; k < n->n_inputs; k++)
-    if (ins[k] >= 0)
-      b->uses_left[ins[k]]--;
-  return p->vals[v].kind == ENG_CONST;
-}
-
 /* ---- views ---------------------------------------------------------------- */
-
-size_t acl__eng_view_off(const eng_plan *p, int v) {
-  size_t off = 0;
-  while (p->vals[v].kind == ENG_VIEW) {
-    off += p->vals[v].view_off;
-    v = p->vals[v].base;
-  }
-  return off;
-}
 
 static int is_view_op(const char *op) {
   return strcmp(op, "Reshape") == 0 || strcmp(op, "Flatten") == 0 || strcmp(op, "Squeeze") == 0 ||
@@ -516,7 +171,7 @@ static int build_nodes(eng_build *b) {
   for (size_t i = 0; i < g->n_nodes; i++) {
     const acl__graph_node *n = &g->nodes[i];
     if (!e->dead[i] && n->n_inputs == 0 && n->domain[0] == '\0' && strcmp(n->op_type, "Constant") == 0) {
-      int rc = probe(b, (int)i, ins_small, 0, 1);
+      int rc = acl__eng_probe(b, (int)i, ins_small, 0, 1);
       if (rc == ACL_ERROR_BAD_ALLOC)
         return rc;
       if (rc != 0) {
@@ -550,12 +205,12 @@ static int build_nodes(eng_build *b) {
       }
     }
     int is_default = n->domain[0] == '\0';
-    if (in_list(data_shaped, n->op_type)) {
+    if (acl__eng_op_data_shaped(n->op_type)) {
       p->fallback = 1;
-    } else if (all_const && !in_list(random_ops, n->op_type)) {
-      rc = probe(b, (int)i, ins, nin, 1);
-    } else if (is_default && in_list(shape_only, n->op_type)) {
-      rc = probe(b, (int)i, ins, nin, 1);
+    } else if (all_const && !acl__eng_op_random(n->op_type)) {
+      rc = acl__eng_probe(b, (int)i, ins, nin, 1);
+    } else if (is_default && acl__eng_op_shape_only(n->op_type)) {
+      rc = acl__eng_probe(b, (int)i, ins, nin, 1);
     } else {
       for (size_t k = 0; k < nin; k++)
         if (ins[k] >= 0 && p->vals[ins[k]].kind != ENG_CONST && value_shaped_input(n->op_type, (int)k))
@@ -563,7 +218,7 @@ static int build_nodes(eng_build *b) {
       if (!p->fallback) {
         rc = is_default ? acl__eng_dnnl_node(b, (int)i, ins, nin) : 1;
         if (rc == 1) {
-          rc = probe(b, (int)i, ins, nin, 0);
+          rc = acl__eng_probe(b, (int)i, ins, nin, 0);
           long long slice = rc == 0 && is_default ? gather_slice(b, (int)i, ins, nin) : -1;
           if (rc == 0 && is_default && is_view_op(n->op_type) && ins[0] >= 0 &&
               (strcmp(n->op_type, "Identity") != 0 || !g->tensors[n->outputs[0]].is_graph_output))
@@ -705,7 +360,7 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
       c = &e->extra[v - (int)g->n_tensors];
     }
     if (c != NULL) {
-      set_val_shape(x, c);
+      acl__eng_val_set_shape(x, c);
       x->kind = ENG_CONST;
       x->konst = *c;
       x->konst.owned = 0;
@@ -717,7 +372,7 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
   }
   for (size_t k = 0; k < n_inputs; k++) {
     eng_val *x = &p->vals[g->inputs[k]];
-    set_val_shape(x, &inputs[k]);
+    acl__eng_val_set_shape(x, &inputs[k]);
     x->kind = ENG_INPUT;
     x->input = (int)k;
   }
