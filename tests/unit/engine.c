@@ -1388,3 +1388,96 @@ TEST(profile_every_step) {
   feed_free(&f);
   acl__graph_free(b.g);
 }
+
+/* Outputs given as the caller's buffers (data, not owned, exactly the
+ * result's size: what aclmdlExecute passes) come back borrowing them, with
+ * the reference executor's results - computed in place where the output is
+ * an arena value, copied otherwise (a second output sharing those bytes).
+ * A buffer of another size, or a reference
+ * kernel failing on data half-way, leaves every buffer untouched. */
+TEST(outputs_in_caller_buffers) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){1, 8, 6, 6});
+  int y = unary(&b, "Relu", conv(&b, "c", x, 8, 16, 3, 1, 1, 1, 1), "y");
+  gb_output(&b, y);
+  gb_output(&b, unary(&b, "Flatten", y, "flat")); /* the same bytes as y */
+  gb_output(&b, unary(&b, "Sigmoid", x, "sig"));
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){1, 8, 6, 6});
+  acl__tensor want[3] = {{0}};
+  acl__diags d = {0};
+  CHECK_INT_EQ(acl__exec_run(b.g, f.in, f.n, want, 3, &d), 0);
+  void *buf[3];
+  for (int k = 0; k < 3; k++) {
+    CHECK_INT_EQ(posix_memalign(&buf[k], 64, want[k].size + 64), 0);
+    memset(buf[k], 0x7f, want[k].size + 64);
+  }
+  for (int run = 0; run < 3; run++) {
+    acl__tensor got[3] = {{0}};
+    int give = run != 1; /* the middle run without buffers: the arena must be back in use */
+    for (int k = 0; give && k < 3; k++) {
+      got[k].data = buf[k];
+      got[k].size = want[k].size;
+    }
+    CHECK_INT_EQ(acl__engine_run(e, f.in, f.n, got, 3, 2, NULL, 0, &d), 0);
+    for (int k = 0; k < 3; k++) {
+      CHECK(give ? got[k].data == buf[k] && !got[k].owned : got[k].data != buf[k] && got[k].owned);
+      CHECK_INT_EQ((long)got[k].size, (long)want[k].size);
+      int bad = 0;
+      for (size_t i = 0; i < want[k].size / 4; i++)
+        bad += fabsf(((float *)got[k].data)[i] - ((float *)want[k].data)[i]) > 1e-4f;
+      CHECK_INT_EQ(bad, 0);
+      CHECK(((unsigned char *)buf[k])[want[k].size] == 0x7f); /* nothing past the buffer */
+      acl__tensor_release(&got[k]);
+    }
+  }
+  /* one buffer one float short: none of them is used, each output is the engine's own */
+  for (int k = 0; k < 3; k++)
+    memset(buf[k], 0x7f, want[k].size + 64);
+  acl__tensor got[3] = {{0}};
+  for (int k = 0; k < 3; k++) {
+    got[k].data = buf[k];
+    got[k].size = want[k].size - (k == 2 ? 4 : 0);
+  }
+  CHECK_INT_EQ(acl__engine_run(e, f.in, f.n, got, 3, 2, NULL, 0, &d), 0);
+  for (int k = 0; k < 3; k++) {
+    CHECK(got[k].owned && got[k].data != buf[k]);
+    CHECK(((unsigned char *)buf[k])[0] == 0x7f && ((unsigned char *)buf[k])[want[k].size - 1] == 0x7f);
+    acl__tensor_release(&got[k]);
+    acl__tensor_release(&want[k]);
+  }
+  acl__engine_destroy(e);
+  feed_free(&f);
+  acl__graph_free(b.g);
+
+  /* a Gather of run-time indices (a reference kernel) fails on an index out
+   * of range after the convolution ran: the output buffer is untouched */
+  gb b2 = gb_new(13);
+  x = gb_input(&b2, "x", 4, (int64_t[]){1, 8, 6, 6});
+  int idx = gb_tensor(&b2, "idx", ACL__TENSOR_INPUT, ACL__ONNX_INT64, 1, (int64_t[]){2});
+  b2.g->inputs = realloc(b2.g->inputs, (b2.g->n_inputs + 1) * sizeof(int));
+  b2.g->inputs[b2.g->n_inputs++] = idx;
+  y = conv(&b2, "c", x, 8, 16, 1, 0, 1, 1, 1);
+  gb_output(&b2, binary(&b2, "Gather", y, idx, "g"));
+  e = make_engine(b2.g);
+  feed_add(&f, &b2, 4, (int64_t[]){1, 8, 6, 6});
+  CHECK_INT_EQ(acl__tensor_alloc(&f.in[1], ACL__ONNX_INT64, 1, (int64_t[]){2}), 0);
+  f.n = 2;
+  ((int64_t *)f.in[1].data)[1] = 5; /* batch 1: index 5 is out of range */
+  size_t bytes = 2 * 16 * 6 * 6 * sizeof(float);
+  unsigned char *gbuf = NULL;
+  CHECK_INT_EQ(posix_memalign((void **)&gbuf, 64, bytes), 0);
+  memset(gbuf, 0x7f, bytes);
+  acl__tensor g1 = {.data = gbuf, .size = bytes};
+  CHECK(acl__engine_run(e, f.in, f.n, &g1, 1, 2, NULL, 0, &d) != 0);
+  CHECK(gbuf[0] == 0x7f && gbuf[bytes - 1] == 0x7f);
+  CHECK(g1.data == NULL);
+  free(gbuf);
+  acl__diags_free(&d);
+  acl__engine_destroy(e);
+  feed_free(&f);
+  acl__graph_free(b2.g);
+  for (int k = 0; k < 3; k++)
+    free(buf[k]);
+}

@@ -656,12 +656,40 @@ static void free_dead(eng_plan *p, eng_inst *in, int si) {
   }
 }
 
+/* Whether every output k of this plan is exactly what the caller's buffer
+ * dest[k] of dest_size[k] bytes expects (the declared type, the size), so
+ * that nothing the caller checks afterwards can fail: only then are the
+ * buffers written (a failed execution leaves them untouched). */
+static int dests_fit(const acl__engine *e, const eng_plan *p, size_t n_outputs, void *const *dest,
+                     const size_t *dest_size) {
+  for (size_t k = 0; dest != NULL && k < n_outputs; k++) {
+    const eng_val *x = &p->vals[p->outputs[k]];
+    int declared = e->g->tensors[e->g->outputs[k]].onnx_type;
+    if (dest[k] == NULL || (declared != 0 && declared != x->onnx_type) ||
+        dest_size[k] != (size_t)acl__op_numel(x->rank, x->dims) * acl__graph_onnx_elem_size(x->onnx_type))
+      return 0;
+  }
+  return dest != NULL;
+}
+
+/* dest (NULL: none) are the caller's output buffers.  When they all fit
+ * (dests_fit), the outputs go there and outputs[k] borrow them (not owned):
+ * an output whose bytes are an arena value's is computed right there (the
+ * steps write it in place of the arena) unless a reference kernel could
+ * still fail on data half-way, any other is copied there at the end. */
 static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor *inputs, acl__tensor *outputs,
-                    size_t n_outputs, acl__diags *diags) {
+                    size_t n_outputs, void *const *dest, const size_t *dest_size, acl__diags *diags) {
   int rc = 0;
   for (int v = 0; v < p->n_vals; v++)
     if (p->vals[v].kind == ENG_INPUT)
       in->ptr[v] = inputs[p->vals[v].input].data;
+  if (!dests_fit(e, p, n_outputs, dest, dest_size))
+    dest = NULL;
+  for (size_t k = 0; dest != NULL && p->ref_steps == 0 && k < n_outputs; k++) {
+    int r = root_of(p, p->outputs[k]);
+    if (p->vals[r].out_slot == (int)k + 1 && (uintptr_t)dest[k] % 64 == 0)
+      in->ptr[r] = dest[k];
+  }
   for (int si = 0; rc == 0 && si < p->n_steps; si++) {
     eng_step *s = &p->steps[si];
     double t0 = p->prof_ms != NULL ? acl__eng_now_ms() : 0;
@@ -676,7 +704,7 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
     } else {
       for (int k = 0; k < s->n_args; k++) {
         int r = root_of(p, s->args[k].val);
-        if (p->vals[r].kind == ENG_INPUT || p->vals[r].kind == ENG_HEAP)
+        if (p->vals[r].kind == ENG_INPUT || p->vals[r].kind == ENG_HEAP || p->vals[r].out_slot)
           dnnl_memory_set_data_handle(in->mem[s->args[k].val], val_ptr(p, in, s->args[k].val));
       }
       dnnl_status_t st = dnnl_primitive_execute(s->prim, in->stream, s->n_args + (s->scratch > 0),
@@ -712,6 +740,19 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
   for (size_t k = 0; rc == 0 && k < n_outputs; k++) {
     int v = p->outputs[k];
     const eng_val *x = &p->vals[v];
+    size_t bytes = (size_t)acl__op_numel(x->rank, x->dims) * acl__graph_onnx_elem_size(x->onnx_type);
+    if (dest != NULL) {
+      /* the caller's buffer: computed there, or copied there now */
+      outputs[k].onnx_type = x->onnx_type;
+      outputs[k].rank = x->rank;
+      memcpy(outputs[k].dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
+      outputs[k].data = dest[k];
+      outputs[k].size = bytes;
+      const void *src = x->kind == ENG_CONST ? x->konst.data : val_ptr(p, in, v);
+      if (src != dest[k] && bytes > 0)
+        memcpy(dest[k], src, bytes);
+      continue;
+    }
     if (acl__tensor_alloc(&outputs[k], x->onnx_type, x->rank, x->dims) != 0) {
       rc = ACL_ERROR_BAD_ALLOC;
       acl__diags_add(diags, ACL__DIAG_ERROR, rc, e->g->tensors[e->g->outputs[k]].name, "out of memory");
@@ -724,22 +765,24 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
   if (rc != 0)
     for (size_t k = 0; k < n_outputs; k++)
       acl__tensor_release(&outputs[k]);
-  /* a failed run may leave HEAP values behind */
-  for (int v = 0; v < p->n_vals; v++)
+  /* a failed run may leave HEAP values behind; the outputs placed in the caller's buffers go back to the arena */
+  for (int v = 0; v < p->n_vals; v++) {
     if (in->heap[v].data != NULL) {
       acl__tensor_release(&in->heap[v]);
       in->ptr[v] = NULL;
     }
+    if (p->vals[v].out_slot)
+      in->ptr[v] = (char *)in->arena + p->vals[v].offset;
+  }
   return rc;
 }
 
-int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
-                    size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags) {
+static int engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
+                      size_t n_outputs, void *const *dest, const size_t *dest_size, int threads, void *work,
+                      size_t work_size, acl__diags *diags) {
   const acl__graph *g = e->g;
   if (!acl__engine_enabled() || e->reference_only)
     return acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* no plan: nothing trimmed */
-  for (size_t i = 0; i < n_outputs; i++)
-    memset(&outputs[i], 0, sizeof(outputs[i]));
   if (n_inputs != g->n_inputs || n_outputs != g->n_outputs) {
     int rc = acl__engine_keep_weights(e, diags);
     return rc != 0 ? rc : acl__exec_run(g, inputs, n_inputs, outputs, n_outputs, diags); /* it reports the mismatch */
@@ -781,7 +824,7 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
    * on several threads, as the unit tests do; aclmdlExecute's come one at a time: acl__engine_call_home) */
   int running = __atomic_add_fetch(&engine_running, 1, __ATOMIC_RELAXED);
   acl__engine_set_threads(threads / running > 0 ? threads / running : 1);
-  rc = run_plan(e, p, in, inputs, outputs, n_outputs, diags);
+  rc = run_plan(e, p, in, inputs, outputs, n_outputs, dest, dest_size, diags);
   __atomic_sub_fetch(&engine_running, 1, __ATOMIC_RELAXED);
   if (in->external) {
     acl__eng_inst_free(p, in);
@@ -793,5 +836,39 @@ int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, 
     pthread_mutex_unlock(&p->lock);
   }
   put_plan(e, p);
+  return rc;
+}
+
+int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
+                    size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags) {
+  /* the caller's output buffers (an output given as data, not owned) */
+  void *dest_small[16], **dest = NULL;
+  size_t size_small[16], *dest_size = NULL;
+  for (size_t i = 0; i < n_outputs; i++)
+    if (outputs[i].data != NULL && !outputs[i].owned && !outputs[i].is_sequence && dest == NULL) {
+      dest = n_outputs <= 16 ? dest_small : malloc(n_outputs * sizeof(*dest));
+      dest_size = n_outputs <= 16 ? size_small : malloc(n_outputs * sizeof(*dest_size));
+      if (dest == NULL || dest_size == NULL) { /* then no buffer is used: the results come as before */
+        if (dest != dest_small)
+          free(dest);
+        if (dest_size != size_small)
+          free(dest_size);
+        dest = NULL;
+        dest_size = NULL;
+        break;
+      }
+      for (size_t k = 0; k < n_outputs; k++) {
+        int given = outputs[k].data != NULL && !outputs[k].owned && !outputs[k].is_sequence;
+        dest[k] = given ? outputs[k].data : NULL;
+        dest_size[k] = given ? outputs[k].size : 0;
+      }
+    }
+  for (size_t i = 0; i < n_outputs; i++)
+    memset(&outputs[i], 0, sizeof(outputs[i]));
+  int rc = engine_run(e, inputs, n_inputs, outputs, n_outputs, dest, dest_size, threads, work, work_size, diags);
+  if (dest != dest_small)
+    free(dest);
+  if (dest_size != size_small)
+    free(dest_size);
   return rc;
 }

@@ -48,6 +48,8 @@ typedef struct eng_val {
   int plain_copy;           /* a plain reorder of this value, or -1 */
   int layout_copy;          /* its latest reorder into another layout (reused by later readers), or -1 */
   int graph_output;         /* read by the caller after the run */
+  int out_slot;             /* k + 1 when this ARENA root holds exactly graph output k (plain, from byte 0):
+                               an execution may put it in the caller's output buffer instead (engine.c) */
   float qscale;             /* not 0: the bytes are 8-bit integers (md's type) standing for float32 values
                                integer x qscale: a DequantizeLinear output kept quantised for an int8
                                convolution; readers that need float32 get a scaling reorder */
@@ -113,6 +115,7 @@ typedef struct eng_plan {
   size_t scratch_offset;
   size_t scratch_bytes;
   int fallback;              /* run this shape on the reference executor */
+  int ref_steps;             /* steps on reference kernels (which can fail on data, mid-run) */
   size_t fused;
   size_t bf16_steps;         /* primitives computing in bfloat16 */
   size_t int8_steps;         /* convolutions computing in int8 (quantised models) */

@@ -410,8 +410,21 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
     }
     p->n_outputs = (int)g->n_outputs;
   }
+  for (int si = 0; si < p->n_steps; si++)
+    p->ref_steps += p->steps[si].kind == STEP_REF;
   if (!p->fallback && place(p) != 0)
     goto oom;
+  /* outputs that are an arena value's bytes exactly: candidates for the caller's buffers */
+  for (int k = 0; !p->fallback && k < p->n_outputs; k++) {
+    int v = p->outputs[k], r = v;
+    while (p->vals[r].kind == ENG_VIEW)
+      r = p->vals[r].base;
+    eng_val *x = &p->vals[r];
+    size_t bytes = (size_t)acl__op_numel(p->vals[v].rank, p->vals[v].dims) *
+                   acl__graph_onnx_elem_size(p->vals[v].onnx_type);
+    if (x->kind == ENG_ARENA && x->plain && x->out_slot == 0 && x->bytes == bytes && acl__eng_view_off(p, v) == 0)
+      x->out_slot = k + 1;
+  }
   if (!p->fallback && acl__eng_profiling() && (p->prof_ms = calloc(2 * ((size_t)p->n_steps + 1), sizeof(double))) == NULL)
     goto oom;
   free(b.skip);
