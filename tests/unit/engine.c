@@ -1392,16 +1392,18 @@ TEST(profile_every_step) {
 /* Outputs given as the caller's buffers (data, not owned, exactly the
  * result's size: what aclmdlExecute passes) come back borrowing them, with
  * the reference executor's results - computed in place where the output is
- * an arena value, copied otherwise (a second output sharing those bytes).
- * A buffer of another size, or a reference
+ * an arena value, copied otherwise (a second output sharing those bytes, an
+ * output whose buffer is the input's: computed elsewhere, since steps after
+ * it still read the input).  A buffer of another size, or a reference
  * kernel failing on data half-way, leaves every buffer untouched. */
 TEST(outputs_in_caller_buffers) {
   gb b = gb_new(13);
   int x = gb_input(&b, "x", 4, (int64_t[]){1, 8, 6, 6});
+  int sig = unary(&b, "Sigmoid", x, "sig"); /* before the convolution reads x */
   int y = unary(&b, "Relu", conv(&b, "c", x, 8, 16, 3, 1, 1, 1, 1), "y");
   gb_output(&b, y);
   gb_output(&b, unary(&b, "Flatten", y, "flat")); /* the same bytes as y */
-  gb_output(&b, unary(&b, "Sigmoid", x, "sig"));
+  gb_output(&b, sig);
   acl__engine *e = make_engine(b.g);
   feed f = {0};
   feed_add(&f, &b, 4, (int64_t[]){1, 8, 6, 6});
@@ -1431,6 +1433,25 @@ TEST(outputs_in_caller_buffers) {
       CHECK(((unsigned char *)buf[k])[want[k].size] == 0x7f); /* nothing past the buffer */
       acl__tensor_release(&got[k]);
     }
+  }
+  /* output 2 in the input's own buffer (same shape): computed elsewhere, then copied over it */
+  {
+    acl__tensor inplace[3] = {{0}};
+    acl__tensor xin = {0};
+    CHECK_INT_EQ(acl__tensor_alloc(&xin, ACL__ONNX_FLOAT, 4, (int64_t[]){1, 8, 6, 6}), 0);
+    memcpy(xin.data, f.in[0].data, xin.size);
+    for (int k = 0; k < 3; k++) {
+      inplace[k].data = k == 2 ? xin.data : buf[k];
+      inplace[k].size = want[k].size;
+    }
+    CHECK_INT_EQ(acl__engine_run(e, &xin, 1, inplace, 3, 2, NULL, 0, &d), 0);
+    int bad = 0;
+    for (size_t i = 0; i < want[2].size / 4; i++)
+      bad += fabsf(((float *)xin.data)[i] - ((float *)want[2].data)[i]) > 1e-4f;
+    for (size_t i = 0; i < want[0].size / 4; i++)
+      bad += fabsf(((float *)buf[0])[i] - ((float *)want[0].data)[i]) > 1e-4f;
+    CHECK_INT_EQ(bad, 0);
+    acl__tensor_release(&xin);
   }
   /* one buffer one float short: none of them is used, each output is the engine's own */
   for (int k = 0; k < 3; k++)

@@ -686,8 +686,12 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
   if (!dests_fit(e, p, n_outputs, dest, dest_size))
     dest = NULL;
   for (size_t k = 0; dest != NULL && p->ref_steps == 0 && k < n_outputs; k++) {
-    int r = root_of(p, p->outputs[k]);
-    if (p->vals[r].out_slot == (int)k + 1 && (uintptr_t)dest[k] % 64 == 0)
+    int r = root_of(p, p->outputs[k]), overlaps = 0;
+    /* not over an input (a caller reusing one buffer for both): the steps would overwrite what they read */
+    for (size_t i = 0; i < e->g->n_inputs && !overlaps; i++)
+      overlaps = (const char *)dest[k] < (const char *)inputs[i].data + inputs[i].size &&
+                 (const char *)inputs[i].data < (const char *)dest[k] + dest_size[k];
+    if (p->vals[r].out_slot == (int)k + 1 && (uintptr_t)dest[k] % 64 == 0 && !overlaps)
       in->ptr[r] = dest[k];
   }
   for (int si = 0; rc == 0 && si < p->n_steps; si++) {
