@@ -73,7 +73,7 @@ def main():
     print("| model | batch | openacl ms (median / min) | ORT ms | torch ms | cv2 ms | openacl / ORT | openacl / torch | "
           "openacl / cv2 | peak RSS MiB (openacl / ORT / torch / cv2) | load ms (openacl / ORT / torch / cv2) | "
           "first ms (openacl / ORT / torch / cv2) | cores busy (openacl / ORT / torch / cv2) | "
-          "openacl GFLOP/s | % of FMA peak | openacl p99 / median | goal met? |")
+          "openacl GFLOP/s | % of FMA peak | p99 / median (openacl / ORT) | goal met? |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ort_ratios = []
     for (model, batch) in sorted(rows, key=lambda k: (k[0], k[1])):
@@ -88,8 +88,8 @@ def main():
                           "load": statistics.median(r["load_ms"] for r in rs),
                           "first": statistics.median(r["first_ms"] for r in rs),
                           "busy": statistics.median(r["cores_busy"] for r in rs),
-                          # the latency spread (issue 11: at most 1.15 on a quiet machine); only openacl's
-                          # side reports a p99 (with fewer than 100 iterations, its slowest)
+                          # the latency spread (issue 11: at most 1.15 on a quiet machine); openacl's and
+                          # ONNX Runtime's sides report a p99 (with fewer than 100 iterations, the slowest)
                           "tail": statistics.median(r["p99_ms"] / r["median_ms"] for r in rs)
                           if all("p99_ms" in r for r in rs) else None}
 
@@ -126,7 +126,7 @@ def main():
         load = " / ".join(cell(s, lambda a: f"{a['load']:.0f}") for s in SIDES)
         first = " / ".join(cell(s, lambda a: f"{a['first']:.0f}") for s in SIDES)
         busy = " / ".join(cell(s, lambda a: f"{a['busy']:.1f}") for s in SIDES)
-        tail = f"{agg['openacl']['tail']:.2f}" if "openacl" in agg and agg["openacl"]["tail"] else "n/a"
+        tail = " / ".join(f"{agg[s]['tail']:.2f}" if s in agg and agg[s]["tail"] else "n/a" for s in ("openacl", "ort"))
         print(f"| {model} | {batch} | {lat['openacl']} | {lat['ort']} | {lat['torch']} | {lat['cv2']} | {rtext['ort']} | "
               f"{rtext['torch']} | {rtext['cv2']} | {rss} | {load} | {first} | {busy} | {gf} | {pct} | {tail} | {goal} |")
     if ort_ratios:
