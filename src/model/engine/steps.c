@@ -224,3 +224,118 @@ size_t acl__eng_view_off(const eng_plan *p, int v) {
   }
   return off;
 }
+
+/* ---- steps too small to share ---------------------------------------------
+ *
+ * Each oneDNN primitive opens a parallel region on the engine's OpenMP team
+ * and ends it with a barrier: a few microseconds when both threads are
+ * awake, far more when the other one lost its core to another process.
+ * A 1x1 convolution of 32 channels on 14 x 14 pixels (0.2 M multiply-adds)
+ * took 3.3 us on one thread and 4.7-6.6 us on two; at 0.8 M two threads
+ * win (5.6-7.4 against 10-11 us).  Squeeze-and-excitation blocks are made
+ * of such steps (their fully connected layers see one pixel per image).
+ * A step below the thresholds is remade with a team of one - oneDNN then
+ * runs it on the calling thread without a parallel region - as long as the
+ * remade primitive reads and writes the same layouts. */
+#define ENG_SOLO_MACS 262144   /* multiply-adds of a convolution or product */
+#define ENG_SOLO_ELEMS 16384   /* elements of the largest argument of any other step */
+
+static int64_t md_numel(const dnnl_memory_desc_t *md) {
+  if (md == NULL || md->ndims == 0)
+    return 0;
+  int64_t n = 1;
+  for (int k = 0; k < md->ndims; k++)
+    n *= md->dims[k];
+  return n;
+}
+
+static int small_step(const_dnnl_primitive_desc_t pd) {
+  dnnl_primitive_kind_t kind = dnnl_undefined_primitive;
+  dnnl_primitive_desc_query(pd, dnnl_query_primitive_kind, 0, &kind);
+  const dnnl_memory_desc_t *src = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+  const dnnl_memory_desc_t *w = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+  const dnnl_memory_desc_t *dst = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+  int64_t out = md_numel(dst);
+  if (kind == dnnl_convolution || kind == dnnl_deconvolution || kind == dnnl_inner_product) {
+    int64_t oc = dst != NULL && dst->ndims > 1 ? dst->dims[1] : 0;
+    return oc > 0 && out * (md_numel(w) / oc) < ENG_SOLO_MACS;
+  }
+  if (kind == dnnl_matmul)
+    return src != NULL && src->ndims > 0 && out * src->dims[src->ndims - 1] < ENG_SOLO_MACS;
+  int64_t most = out > md_numel(src) ? out : md_numel(src);
+  for (int k = 0; k < 8; k++) { /* the other inputs (binary, concat, sum) */
+    int64_t n = md_numel(dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, k));
+    most = n > most ? n : most;
+  }
+  return most > 0 && most < ENG_SOLO_ELEMS;
+}
+
+/* Whether a and b read and write the same layouts (and scratchpad need not
+ * be compared: the caller takes the new size). */
+static int same_mds(const_dnnl_primitive_desc_t a, const_dnnl_primitive_desc_t b) {
+  static const dnnl_query_t q[] = {dnnl_query_src_md, dnnl_query_weights_md, dnnl_query_dst_md};
+  for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+    for (int k = 0; k < 8; k++) {
+      const dnnl_memory_desc_t *x = dnnl_primitive_desc_query_md(a, q[i], k);
+      const dnnl_memory_desc_t *y = dnnl_primitive_desc_query_md(b, q[i], k);
+      if ((x == NULL) != (y == NULL) || (x != NULL && !dnnl_memory_desc_equal(x, y)))
+        return 0;
+      if (x == NULL)
+        break;
+    }
+  return 1;
+}
+
+/* pd made again under the calling thread's current team; NULL when it cannot be. */
+static dnnl_primitive_desc_t remake(acl__engine *e, const_dnnl_primitive_desc_t pd) {
+  dnnl_primitive_kind_t kind = dnnl_undefined_primitive;
+  const_dnnl_primitive_attr_t attr = NULL;
+  dnnl_primitive_desc_t out = NULL;
+  if (dnnl_primitive_desc_query(pd, dnnl_query_primitive_kind, 0, &kind) != dnnl_success ||
+      dnnl_primitive_desc_get_attr(pd, &attr) != dnnl_success)
+    return NULL;
+  if (kind == dnnl_reorder) {
+    const dnnl_memory_desc_t *src = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
+    const dnnl_memory_desc_t *dst = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
+    if (src == NULL || dst == NULL ||
+        dnnl_reorder_primitive_desc_create(&out, src, e->dnnl, dst, e->dnnl, attr) != dnnl_success)
+      return NULL;
+  } else if (kind == dnnl_concat || kind == dnnl_sum) {
+    return NULL; /* made from their inputs, not from an operation descriptor: left as they are */
+  } else {
+    const_dnnl_op_desc_t od = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_op_d, 0, &od) != dnnl_success || od == NULL ||
+        dnnl_primitive_desc_create(&out, od, attr, e->dnnl, NULL) != dnnl_success)
+      return NULL;
+  }
+  if (!same_mds(pd, out)) {
+    dnnl_primitive_desc_destroy(out);
+    return NULL;
+  }
+  return out;
+}
+
+void acl__eng_steps_solo(acl__engine *e, eng_plan *p, int team) {
+  if (acl__engine_team(team) <= 1)
+    return; /* one thread for every step already */
+  acl__engine_set_threads(1);
+  for (int si = 0; si < p->n_steps; si++) {
+    eng_step *s = &p->steps[si];
+    const_dnnl_primitive_desc_t pd = NULL;
+    if (s->kind != STEP_PRIM || dnnl_primitive_get_primitive_desc(s->prim, &pd) != dnnl_success ||
+        !small_step(pd))
+      continue;
+    dnnl_primitive_desc_t one = remake(e, pd);
+    dnnl_primitive_t prim = NULL;
+    if (one != NULL && dnnl_primitive_create(&prim, one) == dnnl_success) {
+      const dnnl_memory_desc_t *sm = dnnl_primitive_desc_query_md(one, dnnl_query_scratchpad_md, 0);
+      dnnl_primitive_destroy(s->prim);
+      s->prim = prim;
+      s->scratch = sm != NULL ? dnnl_memory_desc_get_size(sm) : 0;
+      s->solo = 1;
+    }
+    if (one != NULL)
+      dnnl_primitive_desc_destroy(one);
+  }
+  acl__engine_set_threads(team);
+}
