@@ -53,6 +53,27 @@ ACL_FUNC_VISIBILITY void *openaclDevicePtr(const void *p);
  * allocation (device or managed memory), or -1 when it is not there. */
 ACL_FUNC_VISIBILITY int32_t openaclDeviceOfRange(const void *p, uint64_t size);
 
+/* Where device memory lies in the shared-memory object behind its device's
+ * memory, so that another process of the user on this host may map the
+ * object once (open /proc/<pid>/fd/<fd>, mmap) and reach any buffer of the
+ * device by its offset, the way CUDA IPC serves NCCL inside a node
+ * (libhccl.so's same-host transfers, docs/distributed.md).  The mapping is
+ * the whole object, so it carries no memory protection: a library that
+ * makes one must keep it to itself, and should not when the device's
+ * mechanism is "pkeys" (openaclGetMemoryProtection). */
+typedef struct openaclDeviceMemoryLocation {
+  int32_t pid;         /* the process holding the object: getpid() */
+  int32_t fd;          /* the object's descriptor in that process */
+  uint64_t inode;      /* the object's inode, which tells a reused descriptor */
+  uint64_t objectSize; /* the object's size in bytes */
+  uint64_t offset;     /* where p lies in it */
+} openaclDeviceMemoryLocation;
+/* Fills *loc for [p, p + size) inside one live device allocation of this
+ * process.  0, or -1 (nothing recorded) when the range is not in the
+ * device's own object: not device memory, a VMM mapping (aclrtMapMem), an
+ * IPC import, or a device private to this process (OPENACL_SHARED_DEVICE=0). */
+ACL_FUNC_VISIBILITY int openaclDeviceMemoryLocate(const void *p, uint64_t size, openaclDeviceMemoryLocation *loc);
+
 #ifdef __cplusplus
 }
 #endif

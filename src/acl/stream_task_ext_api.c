@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/errmsg.h"
 #include "openacl/stream_task.h"
 #include "prof/prof.h"
+#include "rt/mem_internal.h"
 #include "rt/memory.h"
 #include "rt/rt.h"
 
@@ -89,4 +92,18 @@ int32_t openaclDeviceOfRange(const void *p, uint64_t size) {
   if (size > in.alloc_size - in.offset)
     return -1;
   return in.dev->id;
+}
+
+int openaclDeviceMemoryLocate(const void *p, uint64_t size, openaclDeviceMemoryLocation *loc) {
+  int32_t fd = -1;
+  uint64_t obj = 0, off = 0;
+  struct stat st;
+  if (p == NULL || loc == NULL || acl__mem_ipc_locate(p, size, &fd, &obj, &off) != 0 || fstat(fd, &st) != 0)
+    return -1;
+  loc->pid = (int32_t)getpid();
+  loc->fd = fd;
+  loc->inode = (uint64_t)st.st_ino;
+  loc->objectSize = obj;
+  loc->offset = off;
+  return 0;
 }

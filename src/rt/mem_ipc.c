@@ -177,6 +177,29 @@ int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, ch
   return 0;
 }
 
+int acl__mem_ipc_locate(const void *p, uint64_t size, int32_t *fd, uint64_t *obj_size, uint64_t *off) {
+  acl__ptr_info info;
+  acl__mem_classify(p, &info);
+  if (info.kind != ACL__PTR_DEVICE || info.dev == NULL || info.vmm || size > info.alloc_size - info.offset)
+    return -1;
+  acl__device *d = info.dev;
+  int f = d->ops->version >= 4 && d->ops->mem_fd != NULL ? d->ops->mem_fd(d->bdev) : -1;
+  struct acl__mem_space *sp = acl__mem_space_of(d->id);
+  uintptr_t a = (uintptr_t)p;
+  pthread_mutex_lock(&sp->lock);
+  acl__mblock *b = sp->open ? acl__arena_find(&sp->arena, a) : NULL;
+  /* the same conditions as an export: the device's own object, shared */
+  int ok = f >= 0 && b != NULL && !b->vmm && b->owner == NULL && sp->ds != NULL;
+  uint64_t o = a - sp->arena.base, span = sp->arena.span;
+  pthread_mutex_unlock(&sp->lock);
+  if (!ok)
+    return -1;
+  *fd = f;
+  *obj_size = span;
+  *off = o;
+  return 0;
+}
+
 int acl__mem_ipc_allow(const char *api, const char *key, const int32_t *pids, size_t n) {
   int dev = acl__mem_ipc_key_dev(key);
   acl__ds *ds = dev >= 0 ? acl__mem_ipc_registry(dev, 0) : NULL;
