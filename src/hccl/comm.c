@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "hccl/hccl_int.h"
+#include "hccl/hccl_transport.h"
 
 static pthread_mutex_t hccl__reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static hccl__comm *hccl__live;   /* registry lock */
@@ -71,13 +71,17 @@ static hccl__group *hccl__group_new(uint64_t id, uint32_t nranks) {
   g->id = id;
   g->nranks = nranks;
   g->mpi = MPI_COMM_NULL;
+  g->ack = MPI_COMM_NULL;
   g->members = calloc(nranks, sizeof(*g->members));
   g->world = malloc(nranks * sizeof(*g->world));
   g->proc = malloc(nranks * sizeof(*g->proc));
   g->box_send = calloc((size_t)nranks * nranks, sizeof(*g->box_send));
   g->box_recv = calloc((size_t)nranks * nranks, sizeof(*g->box_recv));
-  if (g->members == NULL || g->world == NULL || g->proc == NULL || g->box_send == NULL || g->box_recv == NULL) {
-    free(g->members), free(g->world), free(g->proc), free(g->box_send), free(g->box_recv), free(g);
+  g->shm_refused = calloc(nranks, 1);
+  if (g->members == NULL || g->world == NULL || g->proc == NULL || g->box_send == NULL || g->box_recv == NULL ||
+      g->shm_refused == NULL) {
+    free(g->members), free(g->world), free(g->proc), free(g->box_send), free(g->box_recv), free(g->shm_refused);
+    free(g);
     return NULL;
   }
   for (uint32_t i = 0; i < nranks; i++)
@@ -91,9 +95,12 @@ static void hccl__group_free(hccl__group *g) {
   /* after MPI_Finalize (a program that destroys late) the communicator is gone with MPI */
   if (g->mpi != MPI_COMM_NULL && !g->mpi_broken && hccl__mpi_alive()) {
     hccl__mpi_lock();
+    if (g->ack != MPI_COMM_NULL)
+      MPI_Comm_free(&g->ack);
     MPI_Comm_free(&g->mpi);
     hccl__mpi_unlock();
   }
+  hccl__shm_group_free(g);
   pthread_mutex_destroy(&g->lock);
   pthread_cond_destroy(&g->cond);
   free(g->members), free(g->world), free(g->proc), free(g->box_send), free(g->box_recv), free(g);
@@ -335,7 +342,7 @@ static HcclResult hccl__make_mpi_comm(const char *api, hccl__group *g, uint32_t 
   }
   pthread_mutex_unlock(&g->lock);
   HcclResult rc = HCCL_SUCCESS;
-  MPI_Comm mc = MPI_COMM_NULL;
+  MPI_Comm mc = MPI_COMM_NULL, ack = MPI_COMM_NULL;
   if (nproc > 1) {
     MPI_Group world_group, grp;
     hccl__mpi_lock();
@@ -349,6 +356,10 @@ static HcclResult hccl__make_mpi_comm(const char *api, hccl__group *g, uint32_t 
     MPI_Group_free(&world_group);
     if (mrc == MPI_SUCCESS)
       MPI_Comm_set_errhandler(mc, MPI_ERRORS_RETURN);
+    /* same-host transfers' replies (transport_shm.c): without it every
+     * message goes as plain data */
+    if (mrc == MPI_SUCCESS && MPI_Comm_dup(mc, &ack) == MPI_SUCCESS)
+      MPI_Comm_set_errhandler(ack, MPI_ERRORS_RETURN);
     hccl__mpi_unlock();
     if (mrc != MPI_SUCCESS)
       rc = hccl__fail(api, HCCL_E_TCP_CONNECT, "MPI_Comm_create_group over %d processes failed", nproc);
@@ -357,6 +368,7 @@ static HcclResult hccl__make_mpi_comm(const char *api, hccl__group *g, uint32_t 
   pthread_mutex_lock(&g->lock);
   if (rc == HCCL_SUCCESS) {
     g->mpi = mc;
+    g->ack = ack;
     g->ready = 1;
   } else {
     g->failed = 1;
@@ -411,6 +423,7 @@ HcclResult hccl__config_apply(const char *api, const HcclCommConfig *cfg, char *
 static void hccl__comm_free(hccl__comm *c) {
   c->magic = 0;
   free(c->stage_cache);
+  free(c->seq);
   pthread_mutex_destroy(&c->stage_lock);
   free(c);
 }
@@ -424,6 +437,12 @@ static hccl__comm *hccl__comm_alloc(uint32_t rank, uint32_t nranks, int32_t dev)
   c->nranks = nranks;
   c->device = dev;
   c->exec_timeout_s = hccl__env_exec_timeout();
+  c->peer_memory = hccl__env_peer_memory();
+  c->seq = calloc(2 * (size_t)nranks, sizeof(uint32_t));
+  if (c->seq == NULL) {
+    free(c);
+    return NULL;
+  }
   atomic_init(&c->status, HCCL_COMM_STATUS_READY);
   pthread_mutex_init(&c->stage_lock, NULL);
   return c;

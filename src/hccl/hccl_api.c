@@ -99,6 +99,8 @@ int hccl__env_connect_timeout(void) { return hccl__env_int("HCCL_CONNECT_TIMEOUT
 
 int hccl__env_zero_copy(void) { return hccl__env_int("OPENACL_HCCL_ZERO_COPY", 1, 0, 1); }
 
+int hccl__env_peer_memory(void) { return hccl__env_int("OPENACL_HCCL_PEER_MEMORY", 1, 0, 1); }
+
 uint64_t hccl__now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -72,6 +72,10 @@ int hccl__env_connect_timeout(void);
 /* OPENACL_HCCL_ZERO_COPY: 1 (default) lets messages use device memory itself where the memory protection
  * allows it, 0 stages every message through host memory. */
 int hccl__env_zero_copy(void);
+/* OPENACL_HCCL_PEER_MEMORY: 1 (default) lets a rank read the device memory of
+ * a rank in another process on this host directly (transport_shm.c), 0
+ * moves every byte through MPI. */
+int hccl__env_peer_memory(void);
 uint64_t hccl__now_ns(void);
 
 /* ---- data types and reductions (reduce.c) ----------------------------------- */
@@ -170,9 +174,13 @@ struct hccl__group {
   int32_t *proc;              /* [nranks]: rank in `mpi` of each rank's process, -1 for this one */
   int my_world;
   MPI_Comm mpi;               /* MPI_COMM_NULL when all ranks are in this process */
+  MPI_Comm ack;               /* a duplicate of mpi for same-host transfers' replies (transport_shm.c) */
   int mpi_broken;             /* an MPI request could not be finished: never free `mpi` */
   /* mailboxes (group lock): unmatched sends and receives by (src, dst) */
   hccl__msg **box_send, **box_recv; /* [nranks * nranks] FIFO heads */
+  /* same-host transfers (transport_shm.c), group lock: */
+  struct hccl__peermap *peermaps; /* peers' device memory mapped here, kept until the group is freed */
+  uint8_t *shm_refused;           /* [nranks]: the peer could not map this process's memory: plain MPI */
 };
 
 struct hccl__comm {
@@ -188,11 +196,16 @@ struct hccl__comm {
   atomic_int async_error;      /* HcclResult of the first failed op */
   atomic_int status;           /* HcclCommStatus */
   atomic_int direct;           /* messages use device memory itself: 0 not known yet, 1 yes, 2 no (op.c) */
+  int peer_memory;             /* OPENACL_HCCL_PEER_MEMORY: same-host transfers allowed (transport_shm.c) */
   /* One staging buffer kept between operations (op.c): a fresh one each
    * time costs page faults and unmaps that cost more than the copy. */
   pthread_mutex_t stage_lock;  /* guards the two below */
   void *stage_cache;
   size_t stage_cache_bytes;
+  /* [2 * nranks]: messages sent to / received from each peer so far (the
+   * launching thread): the k-th send from a to b is the k-th receive of b
+   * from a, which names a same-host transfer's replies (transport_shm.c) */
+  uint32_t *seq;
 };
 
 /* The comm behind a handle, NULL (recorded HCCL_E_PTR / HCCL_E_PARA) when it is none. */
@@ -212,6 +225,14 @@ void hccl__group_unref(hccl__group *g);
 
 enum { HCCL__OP_NEW = 0, HCCL__OP_POSTED, HCCL__OP_DONE };
 
+/* What a same-host send posts in place of its data (transport_shm.c). */
+typedef struct hccl__shm_desc {
+  uint64_t magic;
+  uint64_t host;               /* the sender's machine and boot */
+  int32_t pid, fd;             /* the object behind the sender's device memory: /proc/<pid>/fd/<fd> */
+  uint64_t inode, obj_size, offset, bytes;
+} hccl__shm_desc;
+
 struct hccl__msg {
   hccl__msg *next;             /* mailbox FIFO (group lock) */
   hccl__op *op;
@@ -225,6 +246,14 @@ struct hccl__msg {
   int done;                    /* progress thread (local: group lock) */
   int posted;                  /* MPI request live */
   MPI_Request req;
+  /* same-host transfers (transport_shm.c) */
+  uint32_t seq;                /* the message's number between this rank and the peer, this direction */
+  int shm;                     /* 0 plain; 1 the description went / came instead of the data; 2 the data
+                                  follows on the group's ack communicator (the receiver could not map) */
+  int posted2;                 /* req2 live: a send's reply, or a receive's reply being sent */
+  MPI_Request req2;
+  int32_t reply;               /* 0 the receiver copied the data, 1 it asks for the data by MPI */
+  hccl__shm_desc desc;         /* a send's description while it travels */
 };
 
 /* The largest message handed to MPI at once (its counts are ints). */

@@ -15,4 +15,20 @@ int hccl__local_post(hccl__msg *m);
 /* Takes a message that was not matched out of its mailbox. */
 void hccl__local_cancel(hccl__msg *m);
 
+/* Same-host transfers (transport_shm.c): a send of at least HCCL__SHM_MIN
+ * bytes of device memory to a rank of another process goes as a short
+ * description of where the data lies in this process's device memory; the
+ * receiver copies it out of its mapping of that memory and replies on the
+ * group's ack communicator.  */
+#define HCCL__SHM_MIN ((size_t)64 << 10)
+/* Posts a remote message (MPI lock not held): a same-host description or
+ * the data itself.  MPI's return code. */
+int hccl__shm_post(hccl__op *op, hccl__msg *m, int tag);
+/* A remote message's request completed with status st: advances the
+ * transfer.  Returns 1 when the message is done, 0 while more is pending,
+ * -1 failed. */
+int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st);
+/* Unmaps the peers' memory of a group being freed. */
+void hccl__shm_group_free(hccl__group *g);
+
 #endif

@@ -342,8 +342,12 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
     op->nphase0 = op->nmsgs; /* one phase */
   op->direct = hccl__direct_ok(op);
   op->remote_only = 1;
-  for (uint32_t i = 0; i < op->nmsgs; i++)
-    op->remote_only &= !op->msgs[i].local;
+  for (uint32_t i = 0; i < op->nmsgs; i++) {
+    hccl__msg *m = &op->msgs[i];
+    op->remote_only &= !m->local;
+    if (!m->local) /* numbered in launch order, the order the peer pairs them in (transport_shm.c) */
+      m->seq = c->seq[2 * (size_t)m->peer + (m->send != 0)]++;
+  }
   snprintf(what, sizeof(what), "%s (rank %u of %u)", api, c->rank, c->nranks);
   atomic_fetch_add(&c->inflight, 1);
   aclError rc = openaclLaunchStreamTask(stream, what, hccl__op_run, hccl__op_release, op);

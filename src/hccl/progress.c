@@ -85,15 +85,7 @@ static int hccl__post(hccl__op *op, uint32_t from, uint32_t to) {
       }
       continue;
     }
-    int rc;
-    hccl__mpi_lock();
-    if (m->send)
-      rc = MPI_Isend(m->buf, (int)m->bytes, MPI_BYTE, op->g->proc[m->peer], hccl__mpi_tag_of(op, m), op->g->mpi,
-                     &m->req);
-    else
-      rc = MPI_Irecv(m->buf, (int)m->bytes, MPI_BYTE, op->g->proc[m->peer], hccl__mpi_tag_of(op, m), op->g->mpi,
-                     &m->req);
-    hccl__mpi_unlock();
+    int rc = hccl__shm_post(op, m, hccl__mpi_tag_of(op, m));
     if (rc != MPI_SUCCESS) {
       m->done = -1;
       m->posted = 0;
@@ -112,27 +104,29 @@ static hccl__msg *hccl__test(hccl__op *op) {
     hccl__msg *m = &op->msgs[i];
     if (m->done < 0 && bad == NULL)
       bad = m;
-    if (m->local || !m->posted || m->done)
+    if (m->local || m->done || (!m->posted && !m->posted2))
       continue;
-    int flag = 0;
-    MPI_Status st;
-    hccl__mpi_lock();
-    int rc = MPI_Test(&m->req, &flag, &st);
-    hccl__mpi_unlock();
-    if (rc != MPI_SUCCESS) {
-      m->done = -1;
-      m->posted = 0;
+    int r = 0;
+    for (int which = 1; which <= 2 && r == 0; which++) {
+      MPI_Request *req = which == 1 ? &m->req : &m->req2;
+      if (!(which == 1 ? m->posted : m->posted2))
+        continue;
+      int flag = 0;
+      MPI_Status st;
+      hccl__mpi_lock();
+      int rc = MPI_Test(req, &flag, &st);
+      hccl__mpi_unlock();
+      if (rc != MPI_SUCCESS) {
+        *(which == 1 ? &m->posted : &m->posted2) = 0;
+        r = -1;
+      } else if (flag) {
+        r = hccl__shm_step(op, m, which, &st); /* a -1 leaves the other request to the op's failure */
+      }
+    }
+    if (r != 0) {
+      m->done = r;
       op->pending--;
-      if (bad == NULL)
-        bad = m;
-    } else if (flag) {
-      m->posted = 0;
-      int got = 0;
-      if (!m->send)
-        MPI_Get_count(&st, MPI_BYTE, &got);
-      m->done = m->send || (size_t)got == m->bytes ? 1 : -1;
-      op->pending--;
-      if (m->done < 0 && bad == NULL)
+      if (r < 0 && bad == NULL)
         bad = m;
     }
   }
@@ -150,17 +144,21 @@ static int hccl__abandon(hccl__op *op) {
         hccl__local_cancel(m);
       continue;
     }
-    if (!m->posted)
-      continue;
-    hccl__mpi_lock();
-    MPI_Cancel(&m->req);
-    int flag = 0;
-    MPI_Test(&m->req, &flag, MPI_STATUS_IGNORE);
-    hccl__mpi_unlock();
-    if (flag)
-      m->posted = 0;
-    else
-      left = 1;
+    for (int which = 1; which <= 2; which++) {
+      int *posted = which == 1 ? &m->posted : &m->posted2;
+      MPI_Request *req = which == 1 ? &m->req : &m->req2;
+      if (!*posted)
+        continue;
+      hccl__mpi_lock();
+      MPI_Cancel(req);
+      int flag = 0;
+      MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+      hccl__mpi_unlock();
+      if (flag)
+        *posted = 0;
+      else
+        left = 1;
+    }
   }
   return left;
 }
@@ -170,16 +168,19 @@ static int hccl__zombie_done(hccl__op *op) {
   int left = 0;
   for (uint32_t i = 0; i < op->nmsgs; i++) {
     hccl__msg *m = &op->msgs[i];
-    if (m->local || !m->posted)
-      continue;
-    int flag = 0;
-    hccl__mpi_lock();
-    int rc = MPI_Test(&m->req, &flag, MPI_STATUS_IGNORE);
-    hccl__mpi_unlock();
-    if (rc != MPI_SUCCESS || flag)
-      m->posted = 0;
-    else
-      left = 1;
+    for (int which = 1; which <= 2 && !m->local; which++) {
+      int *posted = which == 1 ? &m->posted : &m->posted2;
+      if (!*posted)
+        continue;
+      int flag = 0;
+      hccl__mpi_lock();
+      int rc = MPI_Test(which == 1 ? &m->req : &m->req2, &flag, MPI_STATUS_IGNORE);
+      hccl__mpi_unlock();
+      if (rc != MPI_SUCCESS || flag)
+        *posted = 0;
+      else
+        left = 1;
+    }
   }
   return !left;
 }

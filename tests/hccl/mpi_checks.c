@@ -22,13 +22,22 @@
  *                      507046 naming it, never hang
  *   mpi_checks stall_split, kill_split   the same with an AllReduce large
  *                      enough to go in two phases (reduce-scatter, all-gather)
+ *   mpi_checks kill_mapped  the same after a large AllGather that made every
+ *                      rank map every other's device memory (same-host
+ *                      transfers): the survivors fail, naming the victim,
+ *                      and do not crash on its memory
  *   mpi_checks sizes   AllReduce (also in place), AllGather (also both in-place
  *                      forms), ReduceScatter (also in place), Broadcast,
  *                      Reduce, Scatter, AlltoAll and Send/Recv from 1 element
  *                      to past 1 MiB, counts that do not divide by the ranks:
  *                      each algorithm (direct and two-phase), the task's own
  *                      fast path and the progress thread's, messages from
- *                      device memory and staged (OPENACL_HCCL_ZERO_COPY)
+ *                      device memory and staged (OPENACL_HCCL_ZERO_COPY);
+ *                      afterwards each rank holds a read-only mapping of the
+ *                      device memory of other processes (same-host
+ *                      transfers) unless OPENACL_HCCL_PEER_MEMORY=0,
+ *                      OPENACL_HCCL_ZERO_COPY=0 or protection keys rule
+ *                      them out, and none then
  *
  * Prints "rank r: ok ..." per rank and exits 0 when what it checks holds.
  */
@@ -43,6 +52,7 @@
 
 #include "acl/acl.h"
 #include "hccl/hccl.h"
+#include "openacl/openacl.h"
 
 static int g_rank;
 
@@ -126,8 +136,22 @@ static int check_order(HcclComm comm, int rank, int size) {
 
 static int check_fault(HcclComm comm, int rank, int size, const char *mode) {
   int kill_it = strncmp(mode, "kill", 4) == 0;
-  uint64_t count = strstr(mode, "split") != NULL ? 200000 : 1024; /* 800 KB: two phases */
+  uint64_t count = strstr(mode, "split") != NULL || strstr(mode, "mapped") != NULL ? 200000 : 1024; /* 800 KB: two phases */
   int victim = size - 1;
+  if (strstr(mode, "mapped") != NULL) {
+    /* every rank reads every other's 1 MiB block from its device memory */
+    aclrtStream s0;
+    void *in, *out;
+    OK(aclrtCreateStream(&s0));
+    OK(aclrtMalloc(&in, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&out, (size_t)size << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemset(in, 1 << 20, rank, 1 << 20));
+    OK(HcclAllGather(in, out, 1 << 20, HCCL_DATA_TYPE_INT8, comm, s0));
+    OK(aclrtSynchronizeStream(s0));
+    OK(aclrtFree(in));
+    OK(aclrtFree(out));
+    OK(aclrtDestroyStream(s0));
+  }
   if (rank == victim) {
     if (kill_it) {
       fflush(stdout);
@@ -175,6 +199,27 @@ static int expect(const char *what, uint64_t count, const float *got, uint64_t i
     return 1;
   }
   return 0;
+}
+
+/* Read-only mappings of another process's device memory in this process. */
+static int peer_mappings(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  char line[512];
+  int n = 0;
+  while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+    char perms[8] = "";
+    if (sscanf(line, "%*s %7s", perms) == 1 && strcmp(perms, "r--s") == 0 &&
+        strstr(line, "openacl-device-memory") != NULL)
+      n++;
+  }
+  if (f != NULL)
+    fclose(f);
+  return n;
+}
+
+static int env_is(const char *name, const char *value) {
+  const char *v = getenv(name);
+  return v != NULL && strcmp(v, value) == 0;
 }
 
 static int check_sizes(HcclComm comm, int rank, int size) {
@@ -285,8 +330,20 @@ static int check_sizes(HcclComm comm, int rank, int size) {
         bad = expect("send/recv", c, out, i, val((int)prev, i));
     }
   }
+  const char *mech = "";
+  int32_t dev = 0;
+  OK(aclrtGetDevice(&dev));
+  OK(openaclGetMemoryProtection(dev, &mech));
+  int want = !env_is("OPENACL_HCCL_PEER_MEMORY", "0") && !env_is("OPENACL_HCCL_ZERO_COPY", "0") &&
+             !env_is("OPENACL_SHARED_DEVICE", "0") && strcmp(mech, "pkeys") != 0;
+  int maps = peer_mappings();
+  if (!bad && (want ? maps < size - 1 : maps != 0)) {
+    printf("rank %d: FAILED %d mappings of other processes' device memory, want %s%d\n", rank, maps,
+           want ? "at least " : "", want ? size - 1 : 0);
+    bad = 1;
+  }
   if (!bad)
-    printf("rank %d: ok sizes\n", rank);
+    printf("rank %d: ok sizes (%d peer mappings, protection %s)\n", rank, maps, mech);
   fflush(stdout);
   free(h), free(out);
   OK(aclrtFree(a));

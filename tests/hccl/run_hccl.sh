@@ -17,7 +17,11 @@
 #   sizes - N      mpirun -n N mpi_checks sizes: every algorithm and path, 1
 #                  element to past 1 MiB, in place too
 #   staged - N     the same with OPENACL_HCCL_ZERO_COPY=0
+#   plain - N      the same with OPENACL_HCCL_PEER_MEMORY=0: no rank maps
+#                  another's device memory, every byte goes through MPI
 #   stall_split - N, kill_split - N   stall and kill with a two-phase AllReduce
+#   kill_mapped - N  the last rank is killed after every rank has mapped
+#                  every other's device memory (a large AllGather first)
 #   hccltest NAME N [ARGS]  mpirun -n N <build>/tools/hccl_test/bin/NAME with
 #                  small sizes (or ARGS): the table, every row "success"
 # Every mpirun runs on loopback only (as root in CI, hence
@@ -133,10 +137,13 @@ order | subcomm)
     r=$((r + 1))
   done
   ;;
-sizes | staged)
-  # staged: every message through host memory, as under protection keys
-  [ "$mode" = sizes ] || export OPENACL_HCCL_ZERO_COPY=0
-  mpirun_n -x OPENACL_HCCL_ZERO_COPY "$bin/hccl_mpi_checks" sizes > "$out" 2>&1 || fail "mpirun exited with status $?"
+sizes | staged | plain)
+  # staged: every message through host memory, as under protection keys;
+  # plain: through MPI, no rank reading another's device memory
+  [ "$mode" != staged ] || export OPENACL_HCCL_ZERO_COPY=0
+  [ "$mode" != plain ] || export OPENACL_HCCL_PEER_MEMORY=0
+  mpirun_n -x OPENACL_HCCL_ZERO_COPY -x OPENACL_HCCL_PEER_MEMORY "$bin/hccl_mpi_checks" sizes > "$out" 2>&1 ||
+    fail "mpirun exited with status $?"
   r=0
   while [ "$r" -lt "$n" ]; do
     grep -q "^rank $r: ok sizes" "$out" || fail "rank $r did not report"
@@ -164,7 +171,7 @@ connect)
     r=$((r + 1))
   done
   ;;
-stall | kill | stall_split | kill_split)
+stall | kill | stall_split | kill_split | kill_mapped)
   # The survivors leave without MPI_Finalize and the victim is gone, so
   # mpirun's status says failure: what counts is each survivor's line, in time.
   export HCCL_EXEC_TIMEOUT=2
