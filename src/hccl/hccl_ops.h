@@ -21,6 +21,8 @@ typedef struct hccl__plan {
   uint32_t red_n;
   uint64_t red_count;
   int red_between;   /* the reduction runs between the two phases, not before the copies out */
+  void *step_dev;    /* direct ops: after the step, staging [step_off, + step_bytes) is copied here */
+  size_t step_off, step_bytes;
   void *own_dst;     /* the rank's own block (hccl__plan_own), NULL if none */
   const void *own_src;
   size_t own_bytes;
@@ -41,6 +43,13 @@ int hccl__plan_msg_dev(hccl__op *op, int send, uint32_t peer, size_t stage_off, 
  * messages; else through staging at stage_off, in before the messages and
  * out after.  One per op.  0, or -1 out of memory. */
 int hccl__plan_own(hccl__op *op, void *dst, const void *src, size_t stage_off, size_t bytes);
+/* A phase-1 send of what the step (the reduction between the phases)
+ * leaves at stage_off: when the op is direct, the step also copies it to
+ * device memory dev, which the message then sends from (a same-host peer
+ * reads it there); else it goes from staging, and the copy to dev is made
+ * after the messages.  One per op.  0, or -1 out of memory. */
+int hccl__plan_step_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);
+int hccl__plan_msg_step(hccl__op *op, uint32_t peer);
 /* 0, or -1 out of memory. */
 int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);

@@ -141,6 +141,23 @@ int hccl__plan_msg_dev(hccl__op *op, int send, uint32_t peer, size_t stage_off, 
   return hccl__plan_copy(op, send, dev, stage_off, bytes, 1);
 }
 
+int hccl__plan_step_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes) {
+  hccl__plan *p = op->extra;
+  p->step_dev = dev;
+  p->step_off = stage_off;
+  p->step_bytes = bytes;
+  return hccl__plan_copy(op, 0, dev, stage_off, bytes, 1); /* made by the step instead when direct */
+}
+
+int hccl__plan_msg_step(hccl__op *op, uint32_t peer) {
+  hccl__plan *p = op->extra;
+  uint32_t first = op->nmsgs;
+  hccl__plan_msg(op, 1, peer, p->step_off, p->step_bytes);
+  for (uint32_t i = first; p->step_bytes != 0 && i < op->nmsgs; i++)
+    op->msgs[i].dev = (char *)p->step_dev + (op->msgs[i].off - p->step_off);
+  return op->plan_failed ? -1 : 0;
+}
+
 int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64_t count) {
   hccl__plan *p = op->extra;
   p->red_off = malloc(nblocks * sizeof(size_t));
@@ -203,6 +220,8 @@ void hccl__op_step(hccl__op *op) {
   char *s = op->stage;
   for (uint32_t k = 1; k < p->red_n; k++)
     hccl__reduce(s + p->red_off[0], s + p->red_off[k], p->red_count, op->dtype, op->redop);
+  if (op->direct && p->step_dev != NULL)
+    memcpy(openaclDevicePtr(p->step_dev), s + p->step_off, p->step_bytes);
 }
 
 static void hccl__stage_out(hccl__op *op) {

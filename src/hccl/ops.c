@@ -124,7 +124,8 @@ static void hccl__chunk(uint64_t count, uint32_t n, uint32_t r, uint64_t *first,
 /* staging: [0, B) this rank's buffer, whose chunk p goes to rank p and is
  * replaced by the result's chunk p from it (direct messages: device memory
  * instead); then n blocks of this rank's chunk, one from each rank, reduced
- * into the first. */
+ * into the first, which goes to every rank from there, or, direct, from
+ * recvBuf, where the step puts it (a same-host peer then reads it there). */
 static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sendBuf, void *recvBuf,
                                        uint64_t count, HcclDataType t, HcclReduceOp redop) {
   uint32_t n = c->nranks, me = c->rank;
@@ -134,7 +135,7 @@ static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sen
   size_t C = len * es, mine = f * es, red = B;
   hccl__op *o = hccl__new(c, api, 4 * (n - 1), B + n * C, t, redop);
   int bad = o == NULL || hccl__plan_in(o, (char *)sendBuf + mine, red + me * C, C) ||
-            hccl__reduce_blocks(o, n, red, C, len) || hccl__plan_out(o, (char *)recvBuf + mine, red, C);
+            hccl__reduce_blocks(o, n, red, C, len) || hccl__plan_step_out(o, (char *)recvBuf + mine, red, C);
   for (uint32_t p = 0; !bad && p < n; p++)
     if (p != me) {
       uint64_t pf, pl;
@@ -148,8 +149,8 @@ static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sen
     if (p != me) {
       uint64_t pf, pl;
       hccl__chunk(count, n, p, &pf, &pl);
-      hccl__plan_msg(o, 1, p, red, C);
-      bad = hccl__plan_msg_dev(o, 0, p, pf * es, (char *)recvBuf + pf * es, pl * es);
+      bad = hccl__plan_msg_step(o, p) ||
+            hccl__plan_msg_dev(o, 0, p, pf * es, (char *)recvBuf + pf * es, pl * es);
     }
   if (bad && o != NULL) {
     hccl__op_unref(o);
