@@ -18,7 +18,8 @@
  * replies 0 on the group's ack communicator.  A receiver that cannot map
  * (another host, another user, the object gone) replies 1 and receives the
  * data there instead; the sender then sends every later message to that
- * peer as plain data.  The sender's message is done when the reply came
+ * peer as plain data (a receiver whose process has OPENACL_HCCL_PEER_MEMORY=0
+ * refuses too).  The sender's message is done when the reply came
  * (and, after a 1, its data went): until then the receiver may read it.
  *
  * Replies and the data after a refusal travel on the ack communicator with
@@ -194,7 +195,8 @@ int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st) {
   memcpy(&d, m->buf, sizeof(d));
   if (d.magic != HCCL__SHM_MAGIC || d.bytes != m->bytes)
     return -1;
-  const char *base = d.host == hccl__shm_host() ? hccl__shm_map(g, &d) : NULL;
+  /* a process with the path off takes none: the data then comes by MPI */
+  const char *base = d.host == hccl__shm_host() && op->comm->peer_memory ? hccl__shm_map(g, &d) : NULL;
   if (base != NULL)
     memcpy(m->buf, base + d.offset, m->bytes);
   m->shm = base != NULL ? 1 : 2;

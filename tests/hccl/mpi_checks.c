@@ -37,7 +37,10 @@
  *                      device memory of other processes (same-host
  *                      transfers) unless OPENACL_HCCL_PEER_MEMORY=0,
  *                      OPENACL_HCCL_ZERO_COPY=0 or protection keys rule
- *                      them out, and none then
+ *                      them out, and none then; with the argument
+ *                      "refusing", rank 0 runs with OPENACL_HCCL_PEER_MEMORY=0:
+ *                      it refuses the others' descriptions, which then send
+ *                      it the data by MPI
  *
  * Prints "rank r: ok ..." per rank and exits 0 when what it checks holds.
  */
@@ -222,7 +225,7 @@ static int env_is(const char *name, const char *value) {
   return v != NULL && strcmp(v, value) == 0;
 }
 
-static int check_sizes(HcclComm comm, int rank, int size) {
+static int check_sizes(HcclComm comm, int rank, int size, int refusing) {
   static const uint64_t counts[] = {1, 1000, 40001, 300001};
   uint32_t n = (uint32_t)size, me = (uint32_t)rank;
   aclrtStream s;
@@ -336,10 +339,13 @@ static int check_sizes(HcclComm comm, int rank, int size) {
   OK(openaclGetMemoryProtection(dev, &mech));
   int want = !env_is("OPENACL_HCCL_PEER_MEMORY", "0") && !env_is("OPENACL_HCCL_ZERO_COPY", "0") &&
              !env_is("OPENACL_SHARED_DEVICE", "0") && strcmp(mech, "pkeys") != 0;
+  /* refusing: rank 0 runs with OPENACL_HCCL_PEER_MEMORY=0, so the others
+   * send to it by MPI once it refused, and map each other only */
+  int peers = size - 1 - (refusing && rank != 0);
   int maps = peer_mappings();
-  if (!bad && (want ? maps < size - 1 : maps != 0)) {
+  if (!bad && (want ? maps < peers : maps != 0)) {
     printf("rank %d: FAILED %d mappings of other processes' device memory, want %s%d\n", rank, maps,
-           want ? "at least " : "", want ? size - 1 : 0);
+           want ? "at least " : "", want ? peers : 0);
     bad = 1;
   }
   if (!bad)
@@ -495,7 +501,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(mode, "subcomm"))
     rc = check_subcomm(comm, rank, size);
   else if (!strcmp(mode, "sizes"))
-    rc = check_sizes(comm, rank, size);
+    rc = check_sizes(comm, rank, size, argc > 2 && !strcmp(argv[2], "refusing"));
   else
     rc = check_fault(comm, rank, size, mode);
   if (rc == 0 && (!strcmp(mode, "order") || !strcmp(mode, "subcomm") || !strcmp(mode, "sizes"))) {

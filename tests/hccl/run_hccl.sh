@@ -19,6 +19,8 @@
 #   staged - N     the same with OPENACL_HCCL_ZERO_COPY=0
 #   plain - N      the same with OPENACL_HCCL_PEER_MEMORY=0: no rank maps
 #                  another's device memory, every byte goes through MPI
+#   refusing - N   sizes with rank 0 alone running OPENACL_HCCL_PEER_MEMORY=0:
+#                  it refuses the others' descriptions (the fallback by MPI)
 #   stall_split - N, kill_split - N   stall and kill with a two-phase AllReduce
 #   kill_mapped - N  the last rank is killed after every rank has mapped
 #                  every other's device memory (a large AllGather first)
@@ -143,6 +145,16 @@ sizes | staged | plain)
   [ "$mode" != staged ] || export OPENACL_HCCL_ZERO_COPY=0
   [ "$mode" != plain ] || export OPENACL_HCCL_PEER_MEMORY=0
   mpirun_n -x OPENACL_HCCL_ZERO_COPY -x OPENACL_HCCL_PEER_MEMORY "$bin/hccl_mpi_checks" sizes > "$out" 2>&1 ||
+    fail "mpirun exited with status $?"
+  r=0
+  while [ "$r" -lt "$n" ]; do
+    grep -q "^rank $r: ok sizes" "$out" || fail "rank $r did not report"
+    r=$((r + 1))
+  done
+  ;;
+refusing)
+  mpirun --allow-run-as-root --oversubscribe --bind-to none -n 1 env OPENACL_HCCL_PEER_MEMORY=0 \
+    "$bin/hccl_mpi_checks" sizes refusing : -n $((n - 1)) "$bin/hccl_mpi_checks" sizes refusing > "$out" 2>&1 ||
     fail "mpirun exited with status $?"
   r=0
   while [ "$r" -lt "$n" ]; do
