@@ -254,6 +254,9 @@ struct hccl__msg {
   MPI_Request req2;
   int32_t reply;               /* 0 the receiver copied the data, 1 it asks for the data by MPI */
   hccl__shm_desc desc;         /* a send's description while it travels */
+  uint32_t red_block;          /* a receive of reduction block k - 1 (0: none): it may be held (below) */
+  const void *held;            /* a held receive: the data, read in place from the sender's device memory by
+                                  the reduction, which then replies (shm 3) */
 };
 
 /* The largest message handed to MPI at once (its counts are ints). */
@@ -283,6 +286,8 @@ struct hccl__op {
   int direct;                  /* messages with dev use it: no copy through staging for them */
   int remote_only;             /* every message goes through MPI: the task may drive them (hccl__engine_try) */
   int posted_by_task;          /* the task posted the messages (hccl__engine_try) */
+  int red_early;               /* receives may be held: the reduction runs once the phase's receives are
+                                  done, whoever drives the op, and releases them (transport_shm.c) */
   /* what the reduction computes */
   HcclDataType dtype;
   HcclReduceOp redop;
@@ -313,5 +318,11 @@ int hccl__engine_try(hccl__op *op);
 /* Between the phases of a two-phase op (the engine or the task, whoever
  * drives it): the reduction of phase 0's blocks (op.c). */
 void hccl__op_step(hccl__op *op);
+/* The op's reduction, once (op.c): block k read in place from a held
+ * receive's data where there is one, which it then releases. */
+void hccl__op_reduce(hccl__op *op);
+/* The driver's check after testing: runs the reduction of an op with
+ * red_early once every receive of its reducing phase is done. */
+void hccl__op_reduce_early(hccl__op *op);
 
 #endif

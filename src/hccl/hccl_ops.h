@@ -21,6 +21,7 @@ typedef struct hccl__plan {
   uint32_t red_n;
   uint64_t red_count;
   int red_between;   /* the reduction runs between the two phases, not before the copies out */
+  int red_done;      /* the reduction ran (hccl__op_reduce) */
   void *step_dev;    /* direct ops: after the step, staging [step_off, + step_bytes) is copied here */
   size_t step_off, step_bytes;
   void *own_dst;     /* the rank's own block (hccl__plan_own), NULL if none */

@@ -28,6 +28,8 @@ int hccl__shm_post(hccl__op *op, hccl__msg *m, int tag);
  * transfer.  Returns 1 when the message is done, 0 while more is pending,
  * -1 failed. */
 int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st);
+/* Replies to a held receive, whose data the reduction has read. */
+void hccl__shm_release(hccl__op *op, hccl__msg *m);
 /* Unmaps the peers' memory of a group being freed. */
 void hccl__shm_group_free(hccl__group *g);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "hccl/hccl_ops.h"
+#include "hccl/hccl_transport.h"
 #include "openacl/openacl.h"
 
 hccl__op *hccl__op_new(hccl__comm *c, const char *api, uint32_t nmsgs, size_t stage) {
@@ -215,11 +216,54 @@ static void hccl__stage_in(hccl__op *op) {
       memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
 }
 
+/* Block k of the reduction: a held receive's data in the sender's memory, or staging. */
+static const void *hccl__red_src(hccl__op *op, uint32_t k, hccl__msg **held) {
+  hccl__plan *p = op->extra;
+  *held = NULL;
+  for (uint32_t i = 0; op->red_early && i < op->nmsgs; i++)
+    if (op->msgs[i].red_block == k + 1 && op->msgs[i].held != NULL) {
+      *held = &op->msgs[i];
+      return op->msgs[i].held;
+    }
+  return (char *)op->stage + p->red_off[k];
+}
+
+void hccl__op_reduce(hccl__op *op) {
+  hccl__plan *p = op->extra;
+  if (p->red_done || p->red_n == 0)
+    return;
+  p->red_done = 1;
+  char *acc = (char *)op->stage + p->red_off[0];
+  size_t bytes = p->red_count * hccl__dtype_size(op->dtype);
+  hccl__msg *m;
+  const void *src = hccl__red_src(op, 0, &m);
+  if (m != NULL) { /* the accumulator must be this rank's own memory */
+    memcpy(acc, src, bytes);
+    hccl__shm_release(op, m);
+  }
+  for (uint32_t k = 1; k < p->red_n; k++) {
+    src = hccl__red_src(op, k, &m);
+    hccl__reduce(acc, src, p->red_count, op->dtype, op->redop);
+    if (m != NULL)
+      hccl__shm_release(op, m);
+  }
+}
+
+void hccl__op_reduce_early(hccl__op *op) {
+  hccl__plan *p = op->extra;
+  if (!op->red_early || p->red_done || (p->red_between && op->phase != 0))
+    return;
+  uint32_t end = p->red_between ? op->nphase0 : op->nmsgs;
+  for (uint32_t i = 0; i < end; i++)
+    if (!op->msgs[i].send && op->msgs[i].done <= 0)
+      return;
+  hccl__op_reduce(op);
+}
+
 void hccl__op_step(hccl__op *op) {
   hccl__plan *p = op->extra;
   char *s = op->stage;
-  for (uint32_t k = 1; k < p->red_n; k++)
-    hccl__reduce(s + p->red_off[0], s + p->red_off[k], p->red_count, op->dtype, op->redop);
+  hccl__op_reduce(op);
   if (op->direct && p->step_dev != NULL)
     memcpy(openaclDevicePtr(p->step_dev), s + p->step_off, p->step_bytes);
 }
@@ -228,7 +272,7 @@ static void hccl__stage_out(hccl__op *op) {
   hccl__plan *p = op->extra;
   char *s = op->stage;
   if (!p->red_between)
-    hccl__op_step(op);
+    hccl__op_reduce(op);
   for (uint32_t i = 0; i < p->nout; i++)
     if (!(op->direct && p->out[i].for_msg))
       memmove(openaclDevicePtr(p->out[i].dev), s + p->out[i].off, p->out[i].bytes);
@@ -366,6 +410,21 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
     op->remote_only &= !m->local;
     if (!m->local) /* numbered in launch order, the order the peer pairs them in (transport_shm.c) */
       m->seq = c->seq[2 * (size_t)m->peer + (m->send != 0)]++;
+  }
+  /* a receive that is a whole block of the reduction may be read in place
+   * from the sender's memory (transport_shm.c) when every message of the
+   * op goes through MPI, whose receives only the driver marks done */
+  hccl__plan *p = op->extra;
+  size_t rb = p->red_count * hccl__dtype_size(op->dtype);
+  for (uint32_t i = 0; op->remote_only && c->peer_memory && i < op->nmsgs; i++) {
+    hccl__msg *m = &op->msgs[i];
+    if (m->send || m->bytes < HCCL__SHM_MIN || m->bytes != rb || (p->red_between && i >= op->nphase0))
+      continue;
+    for (uint32_t k = 0; k < p->red_n; k++)
+      if (p->red_off[k] == m->off) {
+        m->red_block = k + 1;
+        op->red_early = 1;
+      }
   }
   snprintf(what, sizeof(what), "%s (rank %u of %u)", api, c->rank, c->nranks);
   atomic_fetch_add(&c->inflight, 1);

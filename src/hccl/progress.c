@@ -130,6 +130,8 @@ static hccl__msg *hccl__test(hccl__op *op) {
         bad = m;
     }
   }
+  if (bad == NULL)
+    hccl__op_reduce_early(op); /* releases held receives, whose senders wait for that */
   return bad;
 }
 
@@ -185,11 +187,14 @@ static int hccl__zombie_done(hccl__op *op) {
   return !left;
 }
 
-/* The first message still waiting: the peer to blame for a timeout. */
+/* The peer to blame for a timeout: the first receive still waiting, else
+ * the first send.  A send may wait on a healthy peer whose reduction waits
+ * for a receive from the one that stalled (held receives, transport_shm.c). */
 static hccl__msg *hccl__first_pending(hccl__op *op) {
-  for (uint32_t i = 0; i < op->nmsgs; i++)
-    if (!op->msgs[i].done)
-      return &op->msgs[i];
+  for (int send = 0; send < 2; send++)
+    for (uint32_t i = 0; i < op->nmsgs; i++)
+      if (!op->msgs[i].done && op->msgs[i].send == send)
+        return &op->msgs[i];
   return NULL;
 }
 

@@ -18,7 +18,11 @@
  * replies 0 on the group's ack communicator.  A receiver that cannot map
  * (another host, another user, the object gone) replies 1 and receives the
  * data there instead; the sender then sends every later message to that
- * peer as plain data (a receiver whose process has OPENACL_HCCL_PEER_MEMORY=0
+ * peer as plain data.  A receive that is a whole block of a reduction is
+ * held instead of copied: the reduction reads the block in place, in the
+ * sender's memory, and replies when done (op.c hccl__op_reduce; it runs
+ * as soon as the phase's receives are done, whoever drives the op, since
+ * the senders wait for the replies) (a receiver whose process has OPENACL_HCCL_PEER_MEMORY=0
  * refuses too).  The sender's message is done when the reply came
  * (and, after a 1, its data went): until then the receiver may read it.
  *
@@ -197,6 +201,12 @@ int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st) {
     return -1;
   /* a process with the path off takes none: the data then comes by MPI */
   const char *base = d.host == hccl__shm_host() && op->comm->peer_memory ? hccl__shm_map(g, &d) : NULL;
+  if (base != NULL && m->red_block != 0) {
+    /* held: the reduction reads it in place, then replies */
+    m->held = base + d.offset;
+    m->shm = 3;
+    return 1;
+  }
   if (base != NULL)
     memcpy(m->buf, base + d.offset, m->bytes);
   m->shm = base != NULL ? 1 : 2;
@@ -212,6 +222,18 @@ int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st) {
   }
   hccl__mpi_unlock();
   return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+void hccl__shm_release(hccl__op *op, hccl__msg *m) {
+  static const int32_t done = 0;
+  MPI_Request req;
+  /* nothing waits for the reply to go (its buffer is static): a peer that
+   * is gone fails its own operation */
+  hccl__mpi_lock();
+  if (MPI_Isend(&done, 1, MPI_INT32_T, op->g->proc[m->peer], hccl__shm_tag(m, 0), op->g->ack, &req) == MPI_SUCCESS)
+    MPI_Request_free(&req);
+  hccl__mpi_unlock();
+  m->held = NULL;
 }
 
 void hccl__shm_group_free(hccl__group *g) {
