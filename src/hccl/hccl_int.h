@@ -20,7 +20,10 @@
  *           process (matched in the group's mailbox) or of another process
  *           (MPI_Isend / MPI_Irecv on the group's MPI communicator), from or
  *           into staging memory or, where the memory protection allows it,
- *           device memory itself (through openaclDevicePtr's addresses).
+ *           device memory itself (through openaclDevicePtr's addresses); a
+ *           large one from device memory to a process on this host goes as
+ *           a description the receiver copies the data by, out of its
+ *           mapping of the sender's device memory (transport_shm.c).
  * Every collective is one or two sets of messages between ranks, each posted
  * at once, with reductions in rank order, so every rank gets the same bits.
  *
@@ -38,6 +41,8 @@
  *   -> group lock (hccl__group.lock: rendezvous state, mailboxes)
  *   -> engine lock (progress.c: the queue of new ops)
  *   -> op lock (hccl__op.lock: state, error, task pointer)
+ *   The group lock is also taken alone by whoever drives an op, for the
+ *   same-host mappings and refusals (transport_shm.c).
  *   MPI calls are made with no lock held but hccl__mpi_lock (transport_mpi.c),
  *   which is taken only when MPI gives less than MPI_THREAD_MULTIPLE.
  */

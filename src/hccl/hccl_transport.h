@@ -1,7 +1,10 @@
 /*
- * hccl_transport.h - the two ways a message travels, used by the progress
- * engine (progress.c) only: the group's mailboxes for ranks of this process
- * (transport_local.c) and MPI for ranks of other processes.
+ * hccl_transport.h - the ways a message travels, used by the progress engine
+ * (progress.c) and the op's reduction (op.c) only: the group's mailboxes for
+ * ranks of this process (transport_local.c), MPI for ranks of other
+ * processes, and for large messages between processes of one host a copy
+ * out of the receiver's mapping of the sender's device memory, with MPI
+ * carrying a description and a reply (transport_shm.c).
  */
 #ifndef OPENACL_HCCL_TRANSPORT_H
 #define OPENACL_HCCL_TRANSPORT_H

@@ -16,6 +16,8 @@
  * memory protection is not protection keys, which open device memory to
  * the executors alone (under "alias" the runtime's addresses are a mapping
  * any thread of the process may use; under "off" all memory is open).
+ * A same-host peer reads a direct send in place (transport_shm.c), and the
+ * reduction may read a received block there too (hccl__op_reduce).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,10 @@
  * messages - local ones into the group's mailboxes (transport_local.c),
  * remote ones as MPI_Isend / MPI_Irecv on the group's communicator with the
  * tag (src rank * nranks + dst rank), which with MPI's non-overtaking rule
- * pairs the k-th send from a to b with the k-th receive - then tests them
+ * pairs the k-th send from a to b with the k-th receive (a large one between
+ * processes of one host goes as a description the receiver copies the data
+ * by: transport_shm.c; its reply is a second request of the message) - then
+ * tests them
  * until all are done, an MPI call fails (the peer's process is gone:
  * ACL_ERROR_RT_SUSPECT_REMOTE_ERROR) or HCCL_EXEC_TIMEOUT passes
  * (ACL_ERROR_RT_STREAM_SYNC_TIMEOUT), and wakes the task.  The failure
