@@ -96,14 +96,15 @@ int32_t openaclDeviceOfRange(const void *p, uint64_t size) {
 
 int openaclDeviceMemoryLocate(const void *p, uint64_t size, openaclDeviceMemoryLocation *loc) {
   int32_t fd = -1;
-  uint64_t obj = 0, off = 0;
+  uint64_t off = 0;
   struct stat st;
-  if (p == NULL || loc == NULL || acl__mem_ipc_locate(p, size, &fd, &obj, &off) != 0 || fstat(fd, &st) != 0)
+  if (p == NULL || loc == NULL || acl__mem_ipc_locate(p, size, &fd, &off) != 0 || fstat(fd, &st) != 0 ||
+      off + size > (uint64_t)st.st_size)
     return -1;
   loc->pid = (int32_t)getpid();
   loc->fd = fd;
   loc->inode = (uint64_t)st.st_ino;
-  loc->objectSize = obj;
+  loc->objectSize = (uint64_t)st.st_size;
   loc->offset = off;
   return 0;
 }

@@ -68,7 +68,7 @@ int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, ch
  * memory.  0, or -1 (nothing recorded) when it is not there: not device
  * memory, a VMM mapping or an IPC import (another object), or a device
  * private to this process. */
-int acl__mem_ipc_locate(const void *p, uint64_t size, int32_t *fd, uint64_t *obj_size, uint64_t *off);
+int acl__mem_ipc_locate(const void *p, uint64_t size, int32_t *fd, uint64_t *off);
 /* aclrtIpcMemSetImportPid */
 int acl__mem_ipc_allow(const char *api, const char *key, const int32_t *pids, size_t n);
 /* aclrtIpcMemImportByKey: maps the key's memory into device d's range. */

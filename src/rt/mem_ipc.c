@@ -177,7 +177,7 @@ int acl__mem_ipc_export(const char *api, void *p, size_t size, int check_pid, ch
   return 0;
 }
 
-int acl__mem_ipc_locate(const void *p, uint64_t size, int32_t *fd, uint64_t *obj_size, uint64_t *off) {
+int acl__mem_ipc_locate(const void *p, uint64_t size, int32_t *fd, uint64_t *off) {
   acl__ptr_info info;
   acl__mem_classify(p, &info);
   if (info.kind != ACL__PTR_DEVICE || info.dev == NULL || info.vmm || size > info.alloc_size - info.offset)
@@ -190,12 +190,11 @@ int acl__mem_ipc_locate(const void *p, uint64_t size, int32_t *fd, uint64_t *obj
   acl__mblock *b = sp->open ? acl__arena_find(&sp->arena, a) : NULL;
   /* the same conditions as an export: the device's own object, shared */
   int ok = f >= 0 && b != NULL && !b->vmm && b->owner == NULL && sp->ds != NULL;
-  uint64_t o = a - sp->arena.base, span = sp->arena.span;
+  uint64_t o = a - sp->arena.base;
   pthread_mutex_unlock(&sp->lock);
   if (!ok)
     return -1;
   *fd = f;
-  *obj_size = span;
   *off = o;
   return 0;
 }

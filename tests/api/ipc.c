@@ -5,7 +5,8 @@
  * and the other way round, pid whitelists, wrong and forged keys, kill -9 of
  * an exporter with the survivor checking codes and the registry recovering,
  * capacity shared exactly by several processes, and eight processes under
- * load at once, one of them killed, with the accounting exact at the end.
+ * load at once, one of them killed, with the accounting exact at the end;
+ * openaclDeviceMemoryLocate, which names the object behind device memory.
  *
  * The harness gives each test its own OPENACL_SHARED_DEVICE_NAME, so tests
  * running at once never share a device; the helpers inherit it.
@@ -17,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +28,7 @@
 #include "harness.h"
 #include "proc_driver.h"
 #include "openacl/openacl.h"
+#include "openacl/stream_task.h"
 
 static void proc_start(proc *p) { proc_start_args(p, OPENACL_IPC_PROC, NULL); }
 
@@ -130,10 +134,56 @@ TEST(import_here) {
   /* re-export of imported memory is refused */
   char k2[256];
   CHECK_INT_EQ(aclrtIpcMemGetExportKey(q, 100, k2, 65, 1), ACL_ERROR_RT_PARAM_INVALID);
+  /* nor does an import lie in this process's own device memory object */
+  openaclDeviceMemoryLocation loc;
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(q, 100, &loc), -1);
   CHECK_INT_EQ(aclrtIpcMemClose(key), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtMemcpy(h, 16, q, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
   CHECK(strcmp(proc_cmd(&a, "close %s", key), "ok") == 0);
   CHECK_INT_EQ(proc_end(&a), 0);
+  teardown();
+}
+
+/* openaclDeviceMemoryLocate (libhccl's same-host transfers): the object it
+ * names, mapped through /proc/<pid>/fd, holds the buffer's bytes at the
+ * offset it gives; anything that is not device memory of this process's
+ * own object is -1. */
+TEST(device_memory_locate) {
+  setup();
+  size_t n = 1 << 20;
+  void *p = NULL;
+  CHECK_INT_EQ(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemset(p, n, 5, n), ACL_SUCCESS);
+  CHECK_INT_EQ(aclrtMemset((char *)p + 4096, 100, 6, 100), ACL_SUCCESS);
+  openaclDeviceMemoryLocation loc, whole;
+  CHECK_INT_EQ(openaclDeviceMemoryLocate((char *)p + 4096, 100, &loc), 0);
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(p, n, &whole), 0);
+  CHECK_INT_EQ(loc.pid, (int32_t)getpid());
+  CHECK(loc.fd >= 0 && loc.fd == whole.fd && loc.inode == whole.inode);
+  CHECK(loc.offset == whole.offset + 4096);
+  CHECK(whole.offset + n <= whole.objectSize);
+  char path[64];
+  snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)loc.pid, (int)loc.fd);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  CHECK(fd >= 0);
+  struct stat st;
+  CHECK(fstat(fd, &st) == 0 && (uint64_t)st.st_ino == loc.inode && (uint64_t)st.st_size == loc.objectSize);
+  const unsigned char *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  close(fd);
+  CHECK(m != MAP_FAILED);
+  CHECK_INT_EQ(m[whole.offset], 5);
+  CHECK_INT_EQ(m[loc.offset], 6);
+  CHECK_INT_EQ(m[loc.offset + 99], 6);
+  CHECK_INT_EQ(m[loc.offset + 100], 5);
+  munmap((void *)(uintptr_t)m, (size_t)st.st_size);
+  /* not this process's device memory, or past the allocation */
+  char host[64];
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(host, sizeof(host), &loc), -1);
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(NULL, 1, &loc), -1);
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(p, n + 1, &loc), -1);
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(p, 1, NULL), -1);
+  CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(p, 1, &loc), -1);
   teardown();
 }
 
@@ -306,6 +356,8 @@ TEST(private_device) {
   CHECK_INT_EQ(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   char key[256];
   CHECK_INT_EQ(aclrtIpcMemGetExportKey(p, 4096, key, 65, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  openaclDeviceMemoryLocation loc;
+  CHECK_INT_EQ(openaclDeviceMemoryLocate(p, 4096, &loc), -1); /* no other process may map it */
   CHECK_INT_EQ(aclrtFree(p), ACL_SUCCESS);
   teardown();
 }
