@@ -33,8 +33,9 @@
  *
  * Protection: the mapping is plain host memory, read-only, known to libhccl
  * alone, as the alias mechanism's own mapping is to the runtime; under
- * protection keys no message is direct (op.c), so this path is never taken
- * there.  OPENACL_HCCL_PEER_MEMORY=0 turns it off (every byte through MPI).
+ * protection keys no message is direct (op.c), so no description is sent
+ * from there, and a process under protection keys (or staging every
+ * message) refuses the descriptions of others: it maps nothing.  OPENACL_HCCL_PEER_MEMORY=0 turns it off (every byte through MPI).
  *
  * Threads: whoever drives the op (the progress thread or the task in
  * hccl__engine_try) copies; the group lock guards the list of mappings.
@@ -199,8 +200,12 @@ int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st) {
   memcpy(&d, m->buf, sizeof(d));
   if (d.magic != HCCL__SHM_MAGIC || d.bytes != m->bytes)
     return -1;
-  /* a process with the path off takes none: the data then comes by MPI */
-  const char *base = d.host == hccl__shm_host() && op->comm->peer_memory ? hccl__shm_map(g, &d) : NULL;
+  /* a process with the path off takes none, nor one whose device memory is
+   * under protection keys or staged (its comm not direct): a plain mapping
+   * would carry no key.  The data then comes by MPI. */
+  const char *base = d.host == hccl__shm_host() && op->comm->peer_memory && atomic_load(&op->comm->direct) == 1
+                         ? hccl__shm_map(g, &d)
+                         : NULL;
   if (base != NULL && m->red_block != 0) {
     /* held: the reduction reads it in place, then replies */
     m->held = base + d.offset;

@@ -42,7 +42,7 @@ endforeach()
 list(APPEND hccl_runs "mpi allreduce 2" "config allgather 2" "file allreduce 4" "file broadcast 2"
      "ranktable allreduce 4" "ranktable reducescatter 2"
      "order - 2" "order - 4" "subcomm - 4" "mixed - 2" "mixed - 3" "stall - 3" "kill - 3" "connect - 3"
-     "sizes - 2" "sizes - 3" "sizes - 4" "staged - 3" "plain - 2" "plain - 4" "refusing - 3" "stall_split - 2" "kill_split - 3"
+     "sizes - 2" "sizes - 3" "sizes - 4" "staged - 3" "plain - 2" "plain - 4" "refusing - 3" "refusing_staged - 3" "stall_split - 2" "kill_split - 3"
      "kill_mapped - 2" "kill_mapped - 4")
 foreach(t all_reduce_test broadcast_test reduce_test all_gather_test all_gatherv_test reduce_scatter_test
     reduce_scatterv_test scatter_test alltoall_test alltoallv_test alltoallvc_test)

@@ -38,9 +38,9 @@
  *                      transfers) unless OPENACL_HCCL_PEER_MEMORY=0,
  *                      OPENACL_HCCL_ZERO_COPY=0 or protection keys rule
  *                      them out, and none then; with the argument
- *                      "refusing", rank 0 runs with OPENACL_HCCL_PEER_MEMORY=0:
- *                      it refuses the others' descriptions, which then send
- *                      it the data by MPI
+ *                      "refusing", rank 0 runs with OPENACL_HCCL_PEER_MEMORY=0
+ *                      or OPENACL_HCCL_ZERO_COPY=0: it refuses the others'
+ *                      descriptions, which then send it the data by MPI
  *
  * Prints "rank r: ok ..." per rank and exits 0 when what it checks holds.
  */
@@ -339,7 +339,8 @@ static int check_sizes(HcclComm comm, int rank, int size, int refusing) {
   OK(openaclGetMemoryProtection(dev, &mech));
   int want = !env_is("OPENACL_HCCL_PEER_MEMORY", "0") && !env_is("OPENACL_HCCL_ZERO_COPY", "0") &&
              !env_is("OPENACL_SHARED_DEVICE", "0") && strcmp(mech, "pkeys") != 0;
-  /* refusing: rank 0 runs with OPENACL_HCCL_PEER_MEMORY=0, so the others
+  /* refusing: rank 0 runs with OPENACL_HCCL_PEER_MEMORY=0 (or stages every
+   * message, as under protection keys), so the others
    * send to it by MPI once it refused, and map each other only */
   int peers = size - 1 - (refusing && rank != 0);
   int maps = peer_mappings();

@@ -21,6 +21,8 @@
 #                  another's device memory, every byte goes through MPI
 #   refusing - N   sizes with rank 0 alone running OPENACL_HCCL_PEER_MEMORY=0:
 #                  it refuses the others' descriptions (the fallback by MPI)
+#   refusing_staged - N  the same with rank 0 alone staging every message
+#                  (OPENACL_HCCL_ZERO_COPY=0), as under protection keys
 #   stall_split - N, kill_split - N   stall and kill with a two-phase AllReduce
 #   kill_mapped - N  the last rank is killed after every rank has mapped
 #                  every other's device memory (a large AllGather first)
@@ -152,8 +154,10 @@ sizes | staged | plain)
     r=$((r + 1))
   done
   ;;
-refusing)
-  mpirun --allow-run-as-root --oversubscribe --bind-to none -n 1 env OPENACL_HCCL_PEER_MEMORY=0 \
+refusing | refusing_staged)
+  var=OPENACL_HCCL_PEER_MEMORY
+  [ "$mode" = refusing ] || var=OPENACL_HCCL_ZERO_COPY
+  mpirun --allow-run-as-root --oversubscribe --bind-to none -n 1 env "$var=0" \
     "$bin/hccl_mpi_checks" sizes refusing : -n $((n - 1)) "$bin/hccl_mpi_checks" sizes refusing > "$out" 2>&1 ||
     fail "mpirun exited with status $?"
   r=0
