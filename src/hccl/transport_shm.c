@@ -15,16 +15,18 @@
  * sender's whole object once (open /proc/<pid>/fd/<fd>, read-only; kept
  * until the group is freed, so a peer that dies leaves valid memory behind:
  * the mapping holds the object), copies the data into its buffer, and
- * replies 0 on the group's ack communicator.  A receiver that cannot map
- * (another host, another user, the object gone) replies 1 and receives the
- * data there instead; the sender then sends every later message to that
- * peer as plain data.  A receive that is a whole block of a reduction is
- * held instead of copied: the reduction reads the block in place, in the
- * sender's memory, and replies when done (op.c hccl__op_reduce; it runs
- * as soon as the phase's receives are done, whoever drives the op, since
- * the senders wait for the replies) (a receiver whose process has OPENACL_HCCL_PEER_MEMORY=0
- * refuses too).  The sender's message is done when the reply came
- * (and, after a 1, its data went): until then the receiver may read it.
+ * replies 0 on the group's ack communicator.  A receive that is a whole
+ * block of a reduction is held instead of copied: the reduction reads the
+ * block in place, in the sender's memory, and replies when done (op.c
+ * hccl__op_reduce, run as soon as the phase's receives are done, whoever
+ * drives the op, since the senders wait for the replies).  The sender's
+ * message is done when the reply came: until then the receiver may read it.
+ *
+ * A receiver that cannot map (another host, another user, the object gone)
+ * or will not (OPENACL_HCCL_PEER_MEMORY=0 in its process, or a process that
+ * stages its messages) replies 1 and receives the data by MPI on the ack
+ * communicator instead; the sender sends it there, and sends every later
+ * message to that peer as plain data.
  *
  * Replies and the data after a refusal travel on the ack communicator with
  * the tag 2 (seq % 16000) (+1 for data), seq being the message's number
@@ -34,8 +36,8 @@
  * Protection: the mapping is plain host memory, read-only, known to libhccl
  * alone, as the alias mechanism's own mapping is to the runtime; under
  * protection keys no message is direct (op.c), so no description is sent
- * from there, and a process under protection keys (or staging every
- * message) refuses the descriptions of others: it maps nothing.  OPENACL_HCCL_PEER_MEMORY=0 turns it off (every byte through MPI).
+ * from there, and such a process refuses the descriptions of others: it
+ * maps nothing.  OPENACL_HCCL_PEER_MEMORY=0 turns the path off.
  *
  * Threads: whoever drives the op (the progress thread or the task in
  * hccl__engine_try) copies; the group lock guards the list of mappings.

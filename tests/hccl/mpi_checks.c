@@ -139,7 +139,8 @@ static int check_order(HcclComm comm, int rank, int size) {
 
 static int check_fault(HcclComm comm, int rank, int size, const char *mode) {
   int kill_it = strncmp(mode, "kill", 4) == 0;
-  uint64_t count = strstr(mode, "split") != NULL || strstr(mode, "mapped") != NULL ? 200000 : 1024; /* 800 KB: two phases */
+  /* 800 KB: two phases */
+  uint64_t count = strstr(mode, "split") != NULL || strstr(mode, "mapped") != NULL ? 200000 : 1024;
   int victim = size - 1;
   if (strstr(mode, "mapped") != NULL) {
     /* every rank reads every other's 1 MiB block from its device memory */
