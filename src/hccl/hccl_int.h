@@ -95,6 +95,14 @@ HcclResult hccl__check_reduce(const char *api, HcclDataType t, HcclReduceOp op);
 /* acc[i] = acc[i] op in[i], for n elements. */
 void hccl__reduce(void *acc, const void *in, uint64_t n, HcclDataType t, HcclReduceOp op);
 
+/* ---- copies (copy.c) -------------------------------------------------------- */
+
+/* memcpy of non-overlapping [src, src + n) to dst for a block nothing reads
+ * soon: from HCCL__COPY_STREAM_MIN bytes, around the caches where the CPU
+ * can. */
+#define HCCL__COPY_STREAM_MIN ((size_t)4 << 20)
+void hccl__copy_large(void *dst, const void *src, size_t n);
+
 /* ---- root info (rootinfo.c) ------------------------------------------------ */
 
 /* What HcclRootInfo carries (the rest of its 4108 bytes are zero). */

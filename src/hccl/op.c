@@ -209,10 +209,16 @@ static int hccl__stage_take(hccl__op *op) {
   return 0;
 }
 
+static int hccl__overlap(const void *a, size_t an, const void *b, size_t bn);
+
 static void hccl__stage_in(hccl__op *op) {
   hccl__plan *p = op->extra;
-  if (op->direct && p->own_dst != NULL && p->own_dst != p->own_src)
-    memmove(openaclDevicePtr(p->own_dst), openaclDevicePtr(p->own_src), p->own_bytes);
+  if (op->direct && p->own_dst != NULL && p->own_dst != p->own_src) {
+    if (hccl__overlap(p->own_dst, p->own_bytes, p->own_src, p->own_bytes))
+      memmove(openaclDevicePtr(p->own_dst), openaclDevicePtr(p->own_src), p->own_bytes);
+    else
+      hccl__copy_large(openaclDevicePtr(p->own_dst), openaclDevicePtr(p->own_src), p->own_bytes);
+  }
   for (uint32_t i = 0; i < p->nin; i++)
     if (!(op->direct && p->in[i].for_msg))
       memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);

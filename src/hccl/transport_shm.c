@@ -215,7 +215,7 @@ int hccl__shm_step(hccl__op *op, hccl__msg *m, int which, MPI_Status *st) {
     return 1;
   }
   if (base != NULL)
-    memcpy(m->buf, base + d.offset, m->bytes);
+    hccl__copy_large(m->buf, base + d.offset, m->bytes);
   m->shm = base != NULL ? 1 : 2;
   m->reply = base != NULL ? 0 : 1;
   hccl__mpi_lock();

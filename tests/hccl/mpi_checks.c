@@ -29,7 +29,7 @@
  *   mpi_checks sizes   AllReduce (also in place), AllGather (also both in-place
  *                      forms), ReduceScatter (also in place), Broadcast,
  *                      Reduce, Scatter, AlltoAll and Send/Recv from 1 element
- *                      to past 1 MiB, counts that do not divide by the ranks:
+ *                      to past 4 MiB, counts that do not divide by the ranks:
  *                      each algorithm (direct and two-phase), the task's own
  *                      fast path and the progress thread's, messages from
  *                      device memory and staged (OPENACL_HCCL_ZERO_COPY);
@@ -227,11 +227,12 @@ static int env_is(const char *name, const char *value) {
 }
 
 static int check_sizes(HcclComm comm, int rank, int size, int refusing) {
-  static const uint64_t counts[] = {1, 1000, 40001, 300001};
+  /* up to 4.4 MB per block: past HCCL__COPY_STREAM_MIN (copies around the caches) */
+  static const uint64_t counts[] = {1, 1000, 40001, 300001, 1100001};
   uint32_t n = (uint32_t)size, me = (uint32_t)rank;
   aclrtStream s;
   OK(aclrtCreateStream(&s));
-  size_t cap = 300001 * 4 * ((size_t)size + 1);
+  size_t cap = 1100001 * 4 * ((size_t)size + 1);
   float *h = malloc(cap), *out = malloc(cap);
   void *a, *b;
   OK(aclrtMalloc(&a, cap, ACL_MEM_MALLOC_HUGE_FIRST));
