@@ -22,6 +22,16 @@ typedef struct hccl__plan {
   uint64_t red_count;
   int red_between;   /* the reduction runs between the two phases, not before the copies out */
   int red_done;      /* the reduction ran (hccl__op_reduce) */
+  /* a two-phase AllReduce (hccl__plan_step_own): this rank's block of the
+   * reduction, red_own_k, is device memory red_own_dev; when the op is
+   * direct and it does not overlap step_dev's block (acc_direct, set at
+   * launch), the reduction reads it in place and accumulates straight into
+   * step_dev: no copy in, no step copy */
+  const void *red_own_dev;
+  uint32_t red_own_k;
+  const void *red_src_all;  /* the whole input, which step_dev must not overlap */
+  size_t red_src_all_bytes;
+  int acc_direct;
   void *step_dev;    /* direct ops: after the step, staging [step_off, + step_bytes) is copied here */
   size_t step_off, step_bytes;
   void *own_dst;     /* the rank's own block (hccl__plan_own), NULL if none */
@@ -51,6 +61,13 @@ int hccl__plan_own(hccl__op *op, void *dst, const void *src, size_t stage_off, s
  * after the messages.  One per op.  0, or -1 out of memory. */
 int hccl__plan_step_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_msg_step(hccl__op *op, uint32_t peer);
+/* After hccl__plan_reduce and hccl__plan_step_out: block k of the reduction
+ * is this rank's own, at device memory dev, inside the op's input [all,
+ * all + all_bytes); it is also copied in to the block's staging offset,
+ * except when the op is direct and step_out's memory overlaps no input
+ * (then the reduction reads it there and accumulates into step_out's
+ * memory).  0, or -1 out of memory. */
+int hccl__plan_step_own(hccl__op *op, uint32_t k, const void *dev, const void *all, size_t all_bytes);
 /* 0, or -1 out of memory. */
 int hccl__plan_in(hccl__op *op, const void *dev, size_t stage_off, size_t bytes);
 int hccl__plan_out(hccl__op *op, void *dev, size_t stage_off, size_t bytes);

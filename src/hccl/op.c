@@ -161,6 +161,15 @@ int hccl__plan_msg_step(hccl__op *op, uint32_t peer) {
   return op->plan_failed ? -1 : 0;
 }
 
+int hccl__plan_step_own(hccl__op *op, uint32_t k, const void *dev, const void *all, size_t all_bytes) {
+  hccl__plan *p = op->extra;
+  p->red_own_dev = dev;
+  p->red_own_k = k;
+  p->red_src_all = all;
+  p->red_src_all_bytes = all_bytes;
+  return hccl__plan_copy(op, 1, dev, p->red_off[k], p->red_count * hccl__dtype_size(op->dtype), 0);
+}
+
 int hccl__plan_reduce(hccl__op *op, uint32_t nblocks, const size_t *offs, uint64_t count) {
   hccl__plan *p = op->extra;
   p->red_off = malloc(nblocks * sizeof(size_t));
@@ -220,7 +229,7 @@ static void hccl__stage_in(hccl__op *op) {
       hccl__copy_large(openaclDevicePtr(p->own_dst), openaclDevicePtr(p->own_src), p->own_bytes);
   }
   for (uint32_t i = 0; i < p->nin; i++)
-    if (!(op->direct && p->in[i].for_msg))
+    if (!(op->direct && p->in[i].for_msg) && !(p->acc_direct && p->in[i].dev == p->red_own_dev))
       memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
 }
 
@@ -228,6 +237,8 @@ static void hccl__stage_in(hccl__op *op) {
 static const void *hccl__red_src(hccl__op *op, uint32_t k, hccl__msg **held) {
   hccl__plan *p = op->extra;
   *held = NULL;
+  if (p->acc_direct && k == p->red_own_k)
+    return openaclDevicePtr(p->red_own_dev);
   for (uint32_t i = 0; op->red_early && i < op->nmsgs; i++)
     if (op->msgs[i].red_block == k + 1 && op->msgs[i].held != NULL) {
       *held = &op->msgs[i];
@@ -241,13 +252,14 @@ void hccl__op_reduce(hccl__op *op) {
   if (p->red_done || p->red_n == 0)
     return;
   p->red_done = 1;
-  char *acc = (char *)op->stage + p->red_off[0];
+  char *acc = p->acc_direct ? openaclDevicePtr(p->step_dev) : (char *)op->stage + p->red_off[0];
   size_t bytes = p->red_count * hccl__dtype_size(op->dtype);
   hccl__msg *m;
   const void *src = hccl__red_src(op, 0, &m);
-  if (m != NULL) { /* the accumulator must be this rank's own memory */
+  if (m != NULL || p->acc_direct) { /* the accumulator must be this rank's own, writable memory */
     memcpy(acc, src, bytes);
-    hccl__shm_release(op, m);
+    if (m != NULL)
+      hccl__shm_release(op, m);
   }
   for (uint32_t k = 1; k < p->red_n; k++) {
     src = hccl__red_src(op, k, &m);
@@ -272,7 +284,7 @@ void hccl__op_step(hccl__op *op) {
   hccl__plan *p = op->extra;
   char *s = op->stage;
   hccl__op_reduce(op);
-  if (op->direct && p->step_dev != NULL)
+  if (op->direct && p->step_dev != NULL && !p->acc_direct)
     memcpy(openaclDevicePtr(p->step_dev), s + p->step_off, p->step_bytes);
 }
 
@@ -412,6 +424,9 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
   if (op->nphase0 == 0)
     op->nphase0 = op->nmsgs; /* one phase */
   op->direct = hccl__direct_ok(op);
+  hccl__plan *pl = op->extra;
+  pl->acc_direct = op->direct && pl->red_own_dev != NULL && pl->step_dev != NULL && pl->step_off == pl->red_off[0] &&
+                   !hccl__overlap(pl->step_dev, pl->step_bytes, pl->red_src_all, pl->red_src_all_bytes);
   op->remote_only = 1;
   for (uint32_t i = 0; i < op->nmsgs; i++) {
     hccl__msg *m = &op->msgs[i];

@@ -125,7 +125,9 @@ static void hccl__chunk(uint64_t count, uint32_t n, uint32_t r, uint64_t *first,
  * replaced by the result's chunk p from it (direct messages: device memory
  * instead); then n blocks of this rank's chunk, one from each rank, reduced
  * into the first, which goes to every rank from there, or, direct, from
- * recvBuf, where the step puts it (a same-host peer then reads it there). */
+ * recvBuf, where the step puts it (a same-host peer then reads it there).
+ * Direct and out of place, the reduction reads this rank's own block in
+ * sendBuf and accumulates straight into recvBuf (hccl__plan_step_own). */
 static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sendBuf, void *recvBuf,
                                        uint64_t count, HcclDataType t, HcclReduceOp redop) {
   uint32_t n = c->nranks, me = c->rank;
@@ -134,8 +136,9 @@ static hccl__op *hccl__allreduce_split(hccl__comm *c, const char *api, void *sen
   hccl__chunk(count, n, me, &f, &len);
   size_t C = len * es, mine = f * es, red = B;
   hccl__op *o = hccl__new(c, api, 4 * (n - 1), B + n * C, t, redop);
-  int bad = o == NULL || hccl__plan_in(o, (char *)sendBuf + mine, red + me * C, C) ||
-            hccl__reduce_blocks(o, n, red, C, len) || hccl__plan_step_out(o, (char *)recvBuf + mine, red, C);
+  int bad = o == NULL || hccl__reduce_blocks(o, n, red, C, len) ||
+            hccl__plan_step_out(o, (char *)recvBuf + mine, red, C) ||
+            hccl__plan_step_own(o, me, (char *)sendBuf + mine, sendBuf, B);
   for (uint32_t p = 0; !bad && p < n; p++)
     if (p != me) {
       uint64_t pf, pl;
