@@ -15,7 +15,7 @@
 #   kill - N       the last rank is killed: the others fail, naming it
 #   connect - N    the last rank never joins: init fails in time, naming it
 #   sizes - N      mpirun -n N mpi_checks sizes: every algorithm and path, 1
-#                  element to past 1 MiB, in place too
+#                  element to past 4 MiB, in place too
 #   staged - N     the same with OPENACL_HCCL_ZERO_COPY=0
 #   plain - N      the same with OPENACL_HCCL_PEER_MEMORY=0: no rank maps
 #                  another's device memory, every byte goes through MPI
