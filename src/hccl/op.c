@@ -233,7 +233,8 @@ static void hccl__stage_in(hccl__op *op) {
       memcpy((char *)op->stage + p->in[i].off, openaclDevicePtr(p->in[i].dev), p->in[i].bytes);
 }
 
-/* Block k of the reduction: a held receive's data in the sender's memory, or staging. */
+/* Block k of the reduction: this rank's own block in sendBuf (acc_direct), a
+ * held receive's data in the sender's memory, or staging. */
 static const void *hccl__red_src(hccl__op *op, uint32_t k, hccl__msg **held) {
   hccl__plan *p = op->extra;
   *held = NULL;
@@ -424,9 +425,9 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
   if (op->nphase0 == 0)
     op->nphase0 = op->nmsgs; /* one phase */
   op->direct = hccl__direct_ok(op);
-  hccl__plan *pl = op->extra;
-  pl->acc_direct = op->direct && pl->red_own_dev != NULL && pl->step_dev != NULL && pl->step_off == pl->red_off[0] &&
-                   !hccl__overlap(pl->step_dev, pl->step_bytes, pl->red_src_all, pl->red_src_all_bytes);
+  hccl__plan *p = op->extra;
+  p->acc_direct = op->direct && p->red_own_dev != NULL && p->step_dev != NULL && p->step_off == p->red_off[0] &&
+                  !hccl__overlap(p->step_dev, p->step_bytes, p->red_src_all, p->red_src_all_bytes);
   op->remote_only = 1;
   for (uint32_t i = 0; i < op->nmsgs; i++) {
     hccl__msg *m = &op->msgs[i];
@@ -437,7 +438,6 @@ HcclResult hccl__op_launch(hccl__op *op, aclrtStream stream) {
   /* a receive that is a whole block of the reduction may be read in place
    * from the sender's memory (transport_shm.c) when every message of the
    * op goes through MPI, whose receives only the driver marks done */
-  hccl__plan *p = op->extra;
   size_t rb = p->red_count * hccl__dtype_size(op->dtype);
   for (uint32_t i = 0; op->remote_only && c->peer_memory && i < op->nmsgs; i++) {
     hccl__msg *m = &op->msgs[i];
