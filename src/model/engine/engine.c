@@ -464,7 +464,7 @@ static void stats_of(acl__engine *e, const eng_plan *p) {
   st->steps = (size_t)p->n_steps;
   for (int i = 0; i < p->n_steps; i++) {
     if (p->steps[i].kind == STEP_PRIM)
-      st->dnnl_steps++, st->solo_steps += p->steps[i].solo;
+      st->dnnl_steps++;
     else if (p->steps[i].kind == STEP_KERNEL)
       st->kernel_steps++;
     else
@@ -508,7 +508,7 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int t
     if (*rc != 0)
       acl__diags_add(diags, ACL__DIAG_ERROR, *rc, "", "out of memory bringing the model's weights back");
     else
-      *rc = acl__eng_plan_build(e, in, n, threads > 0 ? threads : 1, &p, diags);
+      *rc = acl__eng_plan_build(e, in, n, &p, diags);
     if (*rc != 0) {
       free(key);
       pthread_mutex_unlock(&e->lock);
@@ -521,10 +521,9 @@ static eng_plan *get_plan(acl__engine *e, const acl__tensor *in, size_t n, int t
     e->n_plans++;
     stats_of(e, p);
     e->last.build_ms = now_ms() - t0;
-    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu of them on one thread, %zu in "
-              "bfloat16, %zu in int8, %zu openacl kernels, %zu reference), %zu nodes fused, arena %zu bytes%s",
-              e->last.build_ms, p->n_steps, e->last.dnnl_steps, e->last.solo_steps, e->last.bf16_steps,
-              e->last.int8_steps, e->last.kernel_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
+    ACL__LOGI(ACL__MOD_GE, "model plan built in %.1f ms: %d steps (%zu oneDNN, %zu in bfloat16, %zu in int8, "
+              "%zu openacl kernels, %zu reference), %zu nodes fused, arena %zu bytes%s", e->last.build_ms, p->n_steps,
+              e->last.dnnl_steps, e->last.bf16_steps, e->last.int8_steps, e->last.kernel_steps, e->last.ref_steps, e->last.fused, p->arena_bytes,
               p->fallback ? ", runs on the reference executor" : "");
     acl__eng_weights_trim(e);
     /* drop the least recently used plan nobody is running */
@@ -679,8 +678,8 @@ static int dests_fit(const acl__engine *e, const eng_plan *p, size_t n_outputs, 
  * steps write it in place of the arena) unless a reference kernel could
  * still fail on data half-way, any other is copied there at the end. */
 static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor *inputs, acl__tensor *outputs,
-                    size_t n_outputs, void *const *dest, const size_t *dest_size, int team, acl__diags *diags) {
-  int rc = 0, solo = 0;
+                    size_t n_outputs, void *const *dest, const size_t *dest_size, acl__diags *diags) {
+  int rc = 0;
   for (int v = 0; v < p->n_vals; v++)
     if (p->vals[v].kind == ENG_INPUT)
       in->ptr[v] = inputs[p->vals[v].input].data;
@@ -699,8 +698,6 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
     eng_step *s = &p->steps[si];
     double t0 = p->prof_ms != NULL ? acl__eng_now_ms() : 0;
     uint64_t prof_t0 = ACL__PROF_ON() ? acl__prof_now() : 0; /* aclprof operator records (src/prof/) */
-    if (s->solo != solo) /* a step made for one thread runs without a parallel region (steps.c) */
-      acl__engine_set_threads((solo = s->solo) ? 1 : team);
     if (s->kind == STEP_REF) {
       rc = run_ref(e, p, in, si, diags);
     } else if (s->kind == STEP_KERNEL) {
@@ -742,8 +739,6 @@ static int run_plan(acl__engine *e, eng_plan *p, eng_inst *in, const acl__tensor
       memset(p->prof_ms, 0, (size_t)p->n_steps * sizeof(double));
     pthread_mutex_unlock(&p->lock);
   }
-  if (solo)
-    acl__engine_set_threads(team);
   if (rc == 0)
     dnnl_stream_wait(in->stream);
   for (size_t k = 0; rc == 0 && k < n_outputs; k++) {
@@ -832,9 +827,8 @@ static int engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs
   /* executions running at once share the budget instead of each taking all of it (callers of this function
    * on several threads, as the unit tests do; aclmdlExecute's come one at a time: acl__engine_call_home) */
   int running = __atomic_add_fetch(&engine_running, 1, __ATOMIC_RELAXED);
-  int team = threads / running > 0 ? threads / running : 1;
-  acl__engine_set_threads(team);
-  rc = run_plan(e, p, in, inputs, outputs, n_outputs, dest, dest_size, team, diags);
+  acl__engine_set_threads(threads / running > 0 ? threads / running : 1);
+  rc = run_plan(e, p, in, inputs, outputs, n_outputs, dest, dest_size, diags);
   __atomic_sub_fetch(&engine_running, 1, __ATOMIC_RELAXED);
   if (in->external) {
     acl__eng_inst_free(p, in);

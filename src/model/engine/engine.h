@@ -103,7 +103,6 @@ typedef struct acl__engine_stats {
   double build_ms;       /* time the newest plan took to build */
   size_t bf16_steps;     /* primitives of the newest plan that compute in bfloat16 */
   size_t int8_steps;     /* convolutions of the newest plan that compute in int8 */
-  size_t solo_steps;     /* primitives of the newest plan too small to share: run by one thread */
 } acl__engine_stats;
 void acl__engine_get_stats(acl__engine *e, acl__engine_stats *st);
 

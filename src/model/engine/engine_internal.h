@@ -74,7 +74,6 @@ typedef struct eng_step {
   eng_arg *args;
   int n_args;
   size_t scratch;           /* bytes of scratchpad it needs (given from the arena) */
-  int solo;                 /* too small to share: made for and run by the engine's thread alone */
   const char *what;         /* op type for messages */
   /* KERNEL: args (their `arg` unused) in the kernel's order */
   eng_kernel_fn kernel;
@@ -157,7 +156,7 @@ struct acl__engine {
 };
 
 /* plan.c */
-int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, int threads, eng_plan **out,
+int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, eng_plan **out,
                         acl__diags *diags);
 void acl__eng_plan_free(eng_plan *p);
 void acl__eng_inst_free(eng_plan *p, eng_inst *in);
@@ -197,10 +196,6 @@ int acl__eng_probe(eng_build *b, int ni, const int *ins, size_t nin, int keep);
 int acl__eng_fold_ahead(eng_build *b, int v, int depth); /* 1: v is a constant, folded ahead if need be */
 
 /* steps.c: a plan's values and steps. */
-/* Remakes the primitives of steps too small to be worth a parallel region
- * (the fork and the barrier cost more than half their work) for one
- * thread, and marks them solo; `team` is the plan's thread budget. */
-void acl__eng_steps_solo(acl__engine *e, eng_plan *p, int team);
 /* Byte offset of v's data from its root's (the sum along its chain of views). */
 size_t acl__eng_view_off(const eng_plan *p, int v);
 int acl__eng_val_new(eng_plan *p);

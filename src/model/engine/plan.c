@@ -321,7 +321,7 @@ static int place(eng_plan *p) {
   return 0;
 }
 
-int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, int threads, eng_plan **out,
+int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, eng_plan **out,
                         acl__diags *diags) {
   const acl__graph *g = e->g;
   *out = NULL;
@@ -412,8 +412,6 @@ int acl__eng_plan_build(acl__engine *e, const acl__tensor *inputs, size_t n_inpu
   }
   for (int si = 0; si < p->n_steps; si++)
     p->ref_steps += p->steps[si].kind == STEP_REF;
-  if (!p->fallback)
-    acl__eng_steps_solo(e, p, threads);
   if (!p->fallback && place(p) != 0)
     goto oom;
   /* outputs that are an arena value's bytes exactly: candidates for the caller's buffers */
