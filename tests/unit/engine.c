@@ -23,7 +23,6 @@
 
 #include "acl/acl.h"
 #include "harness.h"
-#include "model/engine/dnnl_common.h"
 #include "model/engine/engine.h"
 #include "model/exec.h"
 #include "model/graph.h"
@@ -1502,36 +1501,4 @@ TEST(outputs_in_caller_buffers) {
   acl__graph_free(b2.g);
   for (int k = 0; k < 3; k++)
     free(buf[k]);
-}
-
-/* Steps too small to be worth a parallel region - a squeeze-and-excitation
- * block's global pooling, its two fully connected layers (one pixel per
- * image) and the scaling of a small map - are made for and run by one
- * thread; the large convolution before them is not.  Results as the
- * reference executor's at batch 1 and 8. */
-TEST(small_steps_solo) {
-  gb b = gb_new(13);
-  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 16, 56, 56});
-  int c = unary(&b, "Relu", conv(&b, "big", x, 16, 64, 3, 1, 1, 1, 1), "relu");
-  int s = unary(&b, "GlobalAveragePool", c, "gap");
-  s = unary(&b, "Relu", conv(&b, "fc1", s, 64, 16, 1, 0, 1, 1, 1), "fc1_relu");
-  s = unary(&b, "Sigmoid", conv(&b, "fc2", s, 16, 64, 1, 0, 1, 1, 1), "gate");
-  int y = binary(&b, "Mul", c, s, "se");
-  y = unary(&b, "GlobalAveragePool", y, "gap2");
-  gb_output(&b, binary(&b, "Mul", y, unary(&b, "Sigmoid", y, "s2"), "tail")); /* [N, 64, 1, 1]: small */
-  acl__engine *e = make_engine(b.g);
-  for (int64_t n = 1; n <= 8; n += 7) {
-    feed f = {0};
-    feed_add(&f, &b, 4, (int64_t[]){n, 16, 56, 56});
-    compare_run(e, b.g, &f);
-    feed_free(&f);
-    acl__engine_stats st = stats(e);
-    printf("batch %lld: %zu steps, %zu run by one thread\n", (long long)n, st.steps, st.solo_steps);
-    if (acl__engine_team(2) > 1) { /* (one thread for everything under ThreadSanitizer) */
-      CHECK(st.solo_steps >= 3);              /* fc1, fc2 and the tail at least */
-      CHECK(st.solo_steps < st.dnnl_steps);   /* not the big convolution */
-    }
-  }
-  acl__engine_destroy(e);
-  acl__graph_free(b.g);
 }
