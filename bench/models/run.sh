@@ -123,6 +123,7 @@ fma_peak=$build/bench/fma_peak
 for t in "$bench_model" "$fma_peak"; do
   [ -x "$t" ] || { echo "$prog: $t not found; build it: cmake --build $build --target bench_model fma_peak" >&2; exit 1; }
 done
+want_peer() { [[ $peers == *",$1,"* ]]; }
 for mod in torch torchvision onnx numpy $(want_peer cv2 && echo cv2); do
   "$py" -c "import $mod" 2>/dev/null ||
     { echo "$prog: $py cannot import $mod; install the peers with scripts/install-deps.sh --bench" >&2; exit 1; }
@@ -132,7 +133,6 @@ done
 for p in ${peers//,/ }; do
   case $p in torch | cv2 | ort) ;; *) echo "$prog: --peers: unknown peer '$p' (torch, cv2, ort)" >&2; exit 2 ;; esac
 done
-want_peer() { [[ $peers == *",$1,"* ]]; }
 sides=(openacl)
 want_peer torch && sides+=(torch)
 want_peer cv2 && sides+=(cv2)
