@@ -136,7 +136,8 @@ static const char *hccl__shm_map(hccl__group *g, const hccl__shm_desc *d) {
   const char *base = NULL;
   pthread_mutex_lock(&g->lock);
   for (hccl__peermap *p = g->peermaps; p != NULL && base == NULL; p = p->next)
-    if (p->pid == d->pid && p->fd == d->fd && p->inode == d->inode && p->size >= d->offset + d->bytes)
+    if (p->pid == d->pid && p->fd == d->fd && p->inode == d->inode && d->offset <= p->size &&
+        d->bytes <= p->size - d->offset)
       base = p->base;
   pthread_mutex_unlock(&g->lock);
   if (base != NULL)
@@ -149,7 +150,8 @@ static const char *hccl__shm_map(hccl__group *g, const hccl__shm_desc *d) {
   struct stat st;
   void *m = MAP_FAILED;
   /* the inode tells the object from whatever now has that descriptor */
-  if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == d->inode && (uint64_t)st.st_size >= d->offset + d->bytes)
+  if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == d->inode && d->offset <= (uint64_t)st.st_size &&
+      d->bytes <= (uint64_t)st.st_size - d->offset) /* (no wrap-around from a bad description) */
     m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
   close(fd);
   hccl__peermap *p = m != MAP_FAILED ? malloc(sizeof(*p)) : NULL;
