@@ -1502,3 +1502,32 @@ TEST(outputs_in_caller_buffers) {
   for (int k = 0; k < 3; k++)
     free(buf[k]);
 }
+
+/* ResNeXt's bottleneck: 1x1 convolutions (channels-last on oneDNN's fastest
+ * kernels) around a grouped 3x3 one (4-channel blocks for 4 channels per
+ * group) and a 16-channel blocked one (Winograd): the moves between those layouts are
+ * the engine's own relayouts, both ways; results as the reference's, at
+ * batch 1 and 8. */
+TEST(relayouts) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 14, 14});
+  int y = unary(&b, "Relu", conv(&b, "c1", x, 64, 128, 1, 0, 1, 1, 1), "r1");
+  y = unary(&b, "Relu", conv(&b, "grouped", y, 128, 128, 3, 1, 1, 32, 1), "r2");
+  y = conv(&b, "c3", y, 128, 64, 1, 0, 1, 1, 1);
+  y = unary(&b, "Relu", binary(&b, "Add", y, x, "residual"), "r3");
+  y = unary(&b, "Relu", conv(&b, "c4", y, 64, 64, 3, 1, 1, 1, 1), "r4");
+  gb_output(&b, conv(&b, "c5", y, 64, 64, 1, 0, 1, 1, 1));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t n = 1; n <= 8; n += 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 64, 14, 14});
+    compare_run_tol(e, b.g, &f, 1e-5); /* c4 is a Winograd convolution (see winograd_block) */
+    feed_free(&f);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+    CHECK(st.relayout_steps >= 2);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+  }
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

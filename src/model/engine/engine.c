@@ -465,6 +465,8 @@ static void stats_of(acl__engine *e, const eng_plan *p) {
   for (int i = 0; i < p->n_steps; i++) {
     if (p->steps[i].kind == STEP_PRIM)
       st->dnnl_steps++;
+    else if (p->steps[i].kind == STEP_KERNEL && p->steps[i].kernel == acl__eng_relayout_run)
+      st->relayout_steps++;
     else if (p->steps[i].kind == STEP_KERNEL)
       st->kernel_steps++;
     else

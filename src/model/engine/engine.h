@@ -96,7 +96,8 @@ typedef struct acl__engine_stats {
   size_t steps;          /* steps of the newest plan */
   size_t dnnl_steps;     /* of which oneDNN primitives (reorders included) */
   size_t ref_steps;      /* of which reference kernels */
-  size_t kernel_steps;   /* of which the engine's own kernels (kernels.c) */
+  size_t kernel_steps;   /* of which the engine's own kernels (kernels.c) but relayouts */
+  size_t relayout_steps; /* of which the engine's moves between channels-last and blocked (kernels.c) */
   size_t fused;          /* nodes fused into another (BN folds, adds, activations) */
   size_t arena_bytes;    /* the newest plan's arena */
   int fallback;          /* the newest input shapes run on the reference executor */

@@ -233,6 +233,16 @@ typedef struct eng_concat_norm {
 eng_concat_norm *acl__eng_concat_norm_new(int parts, int64_t channels);
 void acl__eng_concat_norm_run(const void *params, void *const *ptr);
 
+/* kernels.c: float32 [N, C, H, W] from channels-last (NHWC) to 4/8/16-channel
+ * blocked (nChw4c / nChw8c / nChw16c, C a multiple of the group) or back;
+ * ptr: the source, then the destination. */
+typedef struct eng_relayout {
+  int64_t batch, channels, spatial;
+  int group;       /* 4, 8 or 16 */
+  int to_blocked;  /* 1: channels-last -> blocked; 0: blocked -> channels-last */
+} eng_relayout;
+void acl__eng_relayout_run(const void *params, void *const *ptr);
+
 /* x's dense row-major layout in its element type (float32, or u8 / s8 for
  * UINT8 / INT8 values); a quantised value's plain form is float32. */
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);

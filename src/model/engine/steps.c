@@ -157,6 +157,40 @@ void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md) {
   acl__eng_plain_md_dt(md, x->rank, x->dims, acl__eng_dnnl_type(x->onnx_type));
 }
 
+/* The tag among channels-last, 16-, 8- and 4-channel blocked that md is for
+ * its dims (float32, rank 4, channels a multiple of the block), or 0. */
+static dnnl_format_tag_t nhwc_or_blocked(const dnnl_memory_desc_t *md) {
+  static const dnnl_format_tag_t tags[] = {dnnl_acdb, dnnl_aBcd16b, dnnl_aBcd8b, dnnl_aBcd4b};
+  static const int group[] = {1, 16, 8, 4};
+  if (md->ndims != 4 || md->data_type != dnnl_f32 || md->format_kind != dnnl_blocked)
+    return 0;
+  for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
+    dnnl_memory_desc_t m;
+    if (md->dims[1] % group[t] == 0 &&
+        dnnl_memory_desc_init_by_tag(&m, 4, md->dims, dnnl_f32, tags[t]) == dnnl_success && dnnl_memory_desc_equal(&m, md))
+      return tags[t];
+  }
+  return 0;
+}
+
+/* A step moving src into md with the engine's own kernel (kernels.c), when
+ * one side is channels-last and the other 4/8/16-channel blocked: 0, 1 when
+ * it is not such a move, or an ACL error. */
+static int relayout_step(eng_build *b, int src, int v, const dnnl_memory_desc_t *md) {
+  dnnl_format_tag_t from = nhwc_or_blocked(&b->p->vals[src].md), to = nhwc_or_blocked(md);
+  if (from == 0 || to == 0 || (from == dnnl_acdb) == (to == dnnl_acdb))
+    return 1;
+  eng_relayout *k = malloc(sizeof(*k));
+  if (k == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  const int64_t *d = md->dims;
+  dnnl_format_tag_t blocked = from == dnnl_acdb ? to : from;
+  *k = (eng_relayout){d[0], d[1], d[2] * d[3], blocked == dnnl_aBcd16b ? 16 : blocked == dnnl_aBcd8b ? 8 : 4,
+                      to != dnnl_acdb};
+  eng_arg a[2] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, v}};
+  return acl__eng_kernel_step(b, acl__eng_relayout_run, k, a, 2, "reorder", "relayout");
+}
+
 /* A new ARENA value holding `src` reordered into `md`.  A quantised src
  * (qscale, a DequantizeLinear kept in 8 bits) is scaled on its way to
  * float32, and stays quantised (same scale) on its way to another 8-bit
@@ -166,6 +200,28 @@ int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
   dnnl_primitive_desc_t pd = NULL;
   float qs = p->vals[src].qscale;
   int dequant = qs != 0 && md->data_type == dnnl_f32;
+  if (qs == 0) {
+    /* channels-last <-> blocked: the engine's own copy */
+    int v = acl__eng_val_new(p);
+    if (v < 0)
+      return -1;
+    eng_val *x = &p->vals[v], *s = &p->vals[src];
+    x->kind = ENG_ARENA;
+    x->onnx_type = s->onnx_type;
+    x->rank = s->rank;
+    memcpy(x->dims, s->dims, sizeof(x->dims));
+    x->md = *md;
+    x->bytes = dnnl_memory_desc_get_size(md);
+    dnnl_memory_desc_t plain;
+    acl__eng_val_plain_md(x, &plain);
+    x->plain = dnnl_memory_desc_equal(md, &plain);
+    int rc = relayout_step(b, src, v, md);
+    if (rc == 0)
+      return v;
+    p->n_vals--; /* not such a move (or out of memory): oneDNN's reorder below */
+    if (rc != 1)
+      return -1;
+  }
   dnnl_primitive_attr_t attr = NULL;
   if (dequant && (dnnl_primitive_attr_create(&attr) != dnnl_success ||
                   dnnl_primitive_attr_set_output_scales(attr, 1, 0, &qs) != dnnl_success)) {
