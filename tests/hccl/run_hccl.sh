@@ -60,6 +60,14 @@ export OMPI_MCA_oob_tcp_if_include=lo
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_plm_rsh_agent=false
 mpirun_n() { mpirun --allow-run-as-root --oversubscribe --bind-to none -n "$n" "$@"; }
+# every rank 0 .. $1 - 1 printed "rank R: ok $2"
+ranks_ok() {
+  local r=0
+  while [ "$r" -lt "$1" ]; do
+    grep -q "^rank $r: ok $2" "$out" || fail "rank $r did not report"
+    r=$((r + 1))
+  done
+}
 
 # The line rank r prints for `op` with n ranks (inputs as the samples fill them).
 expected() {
@@ -127,19 +135,11 @@ file)
   ;;
 mixed)
   mpirun_n "$bin/hccl_mpi_checks" mixed > "$out" 2>&1 || fail "mpirun exited with status $?"
-  r=0
-  while [ "$r" -lt $((2 * n)) ]; do
-    grep -q "^rank $r: ok mixed" "$out" || fail "rank $r did not report"
-    r=$((r + 1))
-  done
+  ranks_ok $((2 * n)) mixed
   ;;
 order | subcomm)
   mpirun_n "$bin/hccl_mpi_checks" "$mode" > "$out" 2>&1 || fail "mpirun exited with status $?"
-  r=0
-  while [ "$r" -lt "$n" ]; do
-    grep -q "^rank $r: ok $mode" "$out" || fail "rank $r did not report"
-    r=$((r + 1))
-  done
+  ranks_ok "$n" "$mode"
   ;;
 sizes | staged | plain)
   # staged: every message through host memory, as under protection keys;
@@ -148,11 +148,7 @@ sizes | staged | plain)
   [ "$mode" != plain ] || export OPENACL_HCCL_PEER_MEMORY=0
   mpirun_n -x OPENACL_HCCL_ZERO_COPY -x OPENACL_HCCL_PEER_MEMORY "$bin/hccl_mpi_checks" sizes > "$out" 2>&1 ||
     fail "mpirun exited with status $?"
-  r=0
-  while [ "$r" -lt "$n" ]; do
-    grep -q "^rank $r: ok sizes" "$out" || fail "rank $r did not report"
-    r=$((r + 1))
-  done
+  ranks_ok "$n" sizes
   ;;
 refusing | refusing_staged)
   var=OPENACL_HCCL_PEER_MEMORY
@@ -160,11 +156,7 @@ refusing | refusing_staged)
   mpirun --allow-run-as-root --oversubscribe --bind-to none -n 1 env "$var=0" \
     "$bin/hccl_mpi_checks" sizes refusing : -n $((n - 1)) "$bin/hccl_mpi_checks" sizes refusing > "$out" 2>&1 ||
     fail "mpirun exited with status $?"
-  r=0
-  while [ "$r" -lt "$n" ]; do
-    grep -q "^rank $r: ok sizes" "$out" || fail "rank $r did not report"
-    r=$((r + 1))
-  done
+  ranks_ok "$n" sizes
   ;;
 hccltest)
   tool=$bin/../tools/hccl_test/bin/$op

@@ -195,50 +195,11 @@ static int relayout_step(eng_build *b, int src, int v, const dnnl_memory_desc_t 
  * (qscale, a DequantizeLinear kept in 8 bits) is scaled on its way to
  * float32, and stays quantised (same scale) on its way to another 8-bit
  * layout. */
-int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
-  eng_plan *p = b->p;
-  dnnl_primitive_desc_t pd = NULL;
-  float qs = p->vals[src].qscale;
-  int dequant = qs != 0 && md->data_type == dnnl_f32;
-  if (qs == 0) {
-    /* channels-last <-> blocked: the engine's own copy */
-    int v = acl__eng_val_new(p);
-    if (v < 0)
-      return -1;
-    eng_val *x = &p->vals[v], *s = &p->vals[src];
-    x->kind = ENG_ARENA;
-    x->onnx_type = s->onnx_type;
-    x->rank = s->rank;
-    memcpy(x->dims, s->dims, sizeof(x->dims));
-    x->md = *md;
-    x->bytes = dnnl_memory_desc_get_size(md);
-    dnnl_memory_desc_t plain;
-    acl__eng_val_plain_md(x, &plain);
-    x->plain = dnnl_memory_desc_equal(md, &plain);
-    int rc = relayout_step(b, src, v, md);
-    if (rc == 0)
-      return v;
-    p->n_vals--; /* not such a move (or out of memory): oneDNN's reorder below */
-    if (rc != 1)
-      return -1;
-  }
-  dnnl_primitive_attr_t attr = NULL;
-  if (dequant && (dnnl_primitive_attr_create(&attr) != dnnl_success ||
-                  dnnl_primitive_attr_set_output_scales(attr, 1, 0, &qs) != dnnl_success)) {
-    if (attr != NULL)
-      dnnl_primitive_attr_destroy(attr);
-    return -1;
-  }
-  dnnl_status_t st = dnnl_reorder_primitive_desc_create(&pd, &p->vals[src].md, b->e->dnnl, md, b->e->dnnl, attr);
-  if (attr != NULL)
-    dnnl_primitive_attr_destroy(attr);
-  if (st != dnnl_success)
-    return -1;
+/* A new ARENA value for src in md (qscale: the new value's; 0 for float32). */
+static int moved_val(eng_plan *p, int src, const dnnl_memory_desc_t *md, float qscale) {
   int v = acl__eng_val_new(p);
-  if (v < 0) {
-    dnnl_primitive_desc_destroy(pd);
+  if (v < 0)
     return -1;
-  }
   eng_val *x = &p->vals[v], *s = &p->vals[src];
   x->kind = ENG_ARENA;
   x->onnx_type = s->onnx_type;
@@ -246,12 +207,45 @@ int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
   memcpy(x->dims, s->dims, sizeof(x->dims));
   x->md = *md;
   x->bytes = dnnl_memory_desc_get_size(md);
-  x->qscale = dequant ? 0 : qs;
+  x->qscale = qscale;
   dnnl_memory_desc_t plain;
   acl__eng_val_plain_md(x, &plain);
   x->plain = x->qscale == 0 && dnnl_memory_desc_equal(md, &plain);
+  return v;
+}
+
+int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md) {
+  eng_plan *p = b->p;
+  float qs = p->vals[src].qscale;
+  int dequant = qs != 0 && md->data_type == dnnl_f32;
+  int v = moved_val(p, src, md, dequant ? 0 : qs);
+  if (v < 0)
+    return -1;
+  /* channels-last <-> blocked: the engine's own copy */
+  int rc = qs == 0 ? relayout_step(b, src, v, md) : 1;
+  if (rc != 1) {
+    if (rc != 0)
+      p->n_vals--;
+    return rc == 0 ? v : -1;
+  }
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_attr_t attr = NULL;
+  if (dequant && (dnnl_primitive_attr_create(&attr) != dnnl_success ||
+                  dnnl_primitive_attr_set_output_scales(attr, 1, 0, &qs) != dnnl_success)) {
+    if (attr != NULL)
+      dnnl_primitive_attr_destroy(attr);
+    p->n_vals--;
+    return -1;
+  }
+  dnnl_status_t st = dnnl_reorder_primitive_desc_create(&pd, &p->vals[src].md, b->e->dnnl, md, b->e->dnnl, attr);
+  if (attr != NULL)
+    dnnl_primitive_attr_destroy(attr);
+  if (st != dnnl_success) {
+    p->n_vals--;
+    return -1;
+  }
   eng_arg a[2] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, v}};
-  int rc = acl__eng_prim_step(b, pd, a, 2, "reorder");
+  rc = acl__eng_prim_step(b, pd, a, 2, "reorder");
   dnnl_primitive_desc_destroy(pd);
   return rc == 0 ? v : -1;
 }
