@@ -847,28 +847,28 @@ static int engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs
 
 int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
                     size_t n_outputs, int threads, void *work, size_t work_size, acl__diags *diags) {
-  /* the caller's output buffers (an output given as data, not owned) */
+  /* the caller's output buffers: outputs given as data, not owned (run_plan uses them when all fit) */
+  int given = n_outputs > 0;
+  for (size_t i = 0; i < n_outputs; i++)
+    given &= outputs[i].data != NULL && !outputs[i].owned && !outputs[i].is_sequence;
   void *dest_small[16], **dest = NULL;
   size_t size_small[16], *dest_size = NULL;
-  for (size_t i = 0; i < n_outputs; i++)
-    if (outputs[i].data != NULL && !outputs[i].owned && !outputs[i].is_sequence && dest == NULL) {
-      dest = n_outputs <= 16 ? dest_small : malloc(n_outputs * sizeof(*dest));
-      dest_size = n_outputs <= 16 ? size_small : malloc(n_outputs * sizeof(*dest_size));
-      if (dest == NULL || dest_size == NULL) { /* then no buffer is used: the results come as before */
-        if (dest != dest_small)
-          free(dest);
-        if (dest_size != size_small)
-          free(dest_size);
-        dest = NULL;
-        dest_size = NULL;
-        break;
-      }
-      for (size_t k = 0; k < n_outputs; k++) {
-        int given = outputs[k].data != NULL && !outputs[k].owned && !outputs[k].is_sequence;
-        dest[k] = given ? outputs[k].data : NULL;
-        dest_size[k] = given ? outputs[k].size : 0;
-      }
-    }
+  if (given) {
+    dest = n_outputs <= 16 ? dest_small : malloc(n_outputs * sizeof(*dest));
+    dest_size = n_outputs <= 16 ? size_small : malloc(n_outputs * sizeof(*dest_size));
+  }
+  for (size_t i = 0; dest != NULL && dest_size != NULL && i < n_outputs; i++) {
+    dest[i] = outputs[i].data;
+    dest_size[i] = outputs[i].size;
+  }
+  if (dest == NULL || dest_size == NULL) { /* none given, or no memory to note them: the results come as before */
+    if (dest != dest_small)
+      free(dest);
+    if (dest_size != size_small)
+      free(dest_size);
+    dest = NULL;
+    dest_size = NULL;
+  }
   for (size_t i = 0; i < n_outputs; i++)
     memset(&outputs[i], 0, sizeof(outputs[i]));
   int rc = engine_run(e, inputs, n_inputs, outputs, n_outputs, dest, dest_size, threads, work, work_size, diags);

@@ -59,10 +59,12 @@ void acl__engine_allow_weight_trim(acl__engine *e);
 int acl__engine_keep_weights(acl__engine *e, acl__diags *diags);
 
 /* Runs the graph; the same contract as acl__exec_run (exec.h): `inputs` are
- * read in place, `outputs` receive new owned tensors - except that an output
- * given with data (not owned: the caller's buffer of `size` bytes) whose
- * result has exactly that size is written there (computed in place where
- * the plan allows, else copied once) and comes back borrowing it.  `work` (may be NULL):
+ * read in place, `outputs` receive new owned tensors - except when every
+ * output is given with data (not owned: the caller's buffer of `size`
+ * bytes) and each result has exactly that size and its declared type: then
+ * the results are written there (computed in place where the plan allows,
+ * else copied once) and the outputs come back borrowing the buffers.  A
+ * failed run leaves the buffers untouched.  `work` (may be NULL):
  * the caller's working memory (aclmdlLoadFrom*WithMem), used as the arena of
  * one execution at a time when the plan's arena fits in `work_size`. */
 int acl__engine_run(acl__engine *e, const acl__tensor *inputs, size_t n_inputs, acl__tensor *outputs,
