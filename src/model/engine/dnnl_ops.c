@@ -878,8 +878,8 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   /* Not a Swish after a depthwise convolution: oneDNN 2.6's depthwise
    * kernel (brdgmm) computes it as a post-op 2-3x slower than its own
    * convolution (EfficientNet-B0's 32-channel 112x112 one: 150 against 51
-   * us), where a separate swish eltwise takes 57; ~10 % of EfficientNet-B0
-   * at batch 1.  HardSwish and the clips cost nothing extra there. */
+   * us), where a separate swish eltwise takes 57: EfficientNet-B0 1-3 %
+   * faster in a quiet A/B.  HardSwish and the clips cost nothing extra there. */
   if (group > 1 && group == ic && po.n == 1 && po.e[0].alg == dnnl_eltwise_swish) {
     po.n = 0;
     tl = no_tail;
