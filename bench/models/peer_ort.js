@@ -2,7 +2,7 @@
 // peer_ort.js - ONNX Runtime's side of the model benchmark (bench/models/run.sh).
 //
 //     node peer_ort.js MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS]
-//                      [--min-time MS]
+//                      [--min-time MS] [--profile PREFIX]
 //
 // ONNX Runtime's CPU build from the npm package onnxruntime-node (a prebuilt libonnxruntime inside; installed
 // by scripts/install-deps.sh --bench). It is found through Node's module path: run.sh sets NODE_PATH to the
@@ -15,6 +15,8 @@
 // "all", the CPU execution provider only. load_ms covers InferenceSession.create (reading the file, graph
 // optimisation, kernel set-up). peak_rss_kib is the process's ru_maxrss (process.resourceUsage().maxRSS,
 // KiB, as getrusage gives it), base_rss_kib the same before the load: Node itself is about 45 MiB.
+// --profile PREFIX turns on ONNX Runtime's own profiler: every node's time in every run goes to
+// PREFIX_<date>.json (Chrome trace events), which bench/models/layers.py lines up with openacl's profile.
 'use strict';
 
 const fs = require('fs');
@@ -27,7 +29,7 @@ function fail(msg) {
 }
 
 function usage(msg) {
-  process.stderr.write(`usage: ${prog} MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS] [--min-time MS]\n`);
+  process.stderr.write(`usage: ${prog} MODEL.onnx BATCH ITERATIONS WARMUP [--threads N] [--dump FILE] [--input-shape DIMS] [--min-time MS] [--profile PREFIX]\n`);
   fail(msg);
 }
 
@@ -39,6 +41,7 @@ function parseArgs(argv) {
     else if (argv[i] === '--dump' && i + 1 < argv.length) a.dump = argv[++i];
     else if (argv[i] === '--input-shape' && i + 1 < argv.length) a.inputShape = argv[++i].split(',').map(Number);
     else if (argv[i] === '--min-time' && i + 1 < argv.length) a.minTime = Number(argv[++i]);
+    else if (argv[i] === '--profile' && i + 1 < argv.length) a.profile = argv[++i];
     else if (argv[i].startsWith('--')) usage(`unknown option '${argv[i]}'`);
     else pos.push(argv[i]);
   }
@@ -97,6 +100,7 @@ async function main() {
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
+      ...(a.profile ? { enableProfiling: true, profileFilePrefix: a.profile } : {}),
     });
   } catch (e) {
     fail(`InferenceSession.create('${a.model}') failed: ${e.message}`);
@@ -125,6 +129,7 @@ async function main() {
     lat.push(nowMs() - t0);
   }
   const coresBusy = (cpuMs() - cpu0) / (nowMs() - wall0);
+  if (a.profile) session.endProfiling();
   if (a.dump) {
     const d = out.data;
     fs.writeFileSync(a.dump, Buffer.from(d.buffer, d.byteOffset, d.byteLength));
