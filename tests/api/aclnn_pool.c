@@ -342,6 +342,26 @@ TEST(max_pool_with_mask) {
   nt_down(st);
 }
 
+/* The kernel, padding and dilation arrays the argument checks pass: 2x2,
+ * no padding, dilation 1, a 3-value kernel, padding 2 (more than half the
+ * kernel) and an empty array. */
+typedef struct check_arrays {
+  aclIntArray *k2, *p0, *d1, *k3, *pb, *e;
+} check_arrays;
+
+static check_arrays check_arrays_make(void) {
+  int64_t two[2] = {2, 2}, zero[2] = {0, 0}, one[2] = {1, 1}, three[3] = {1, 1, 1};
+  check_arrays a = {aclCreateIntArray(two, 2), aclCreateIntArray(zero, 2), aclCreateIntArray(one, 2),
+                    aclCreateIntArray(three, 3), aclCreateIntArray(two, 2), aclCreateIntArray(NULL, 0)};
+  return a;
+}
+
+static void check_arrays_free(check_arrays *a) {
+  aclIntArray *all[] = {a->k2, a->p0, a->d1, a->k3, a->pb, a->e};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    aclDestroyIntArray(all[i]);
+}
+
 TEST(max_pool_with_mask_checks) {
   aclrtStream st = nt_up();
   const int64_t xd[4] = {1, 2, 6, 6}, od[4] = {1, 2, 3, 3}, md[4] = {1, 2, 4, 64}, short_row[4] = {1, 2, 4, 32},
@@ -353,9 +373,8 @@ TEST(max_pool_with_mask_checks) {
             m3 = nt_make(ACL_INT8, 3, md3, NULL), x3 = nt_make(ACL_FLOAT, 3, xd3, NULL);
   const int64_t od3[3] = {2, 3, 3};
   nt_tensor o3 = nt_make(ACL_FLOAT, 3, od3, NULL);
-  int64_t two[2] = {2, 2}, zero[2] = {0, 0}, one[2] = {1, 1}, three[3] = {1, 1, 1}, big[2] = {2, 2};
-  aclIntArray *k2 = aclCreateIntArray(two, 2), *p0 = aclCreateIntArray(zero, 2), *d1 = aclCreateIntArray(one, 2),
-              *k3 = aclCreateIntArray(three, 3), *pb = aclCreateIntArray(big, 2), *e = aclCreateIntArray(NULL, 0);
+  check_arrays a = check_arrays_make();
+  aclIntArray *k2 = a.k2, *p0 = a.p0, *d1 = a.d1, *k3 = a.k3, *pb = a.pb, *e = a.e;
   uint64_t ws;
   aclOpExecutor *ex;
   NT_OK(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, m.t, &ws, &ex));
@@ -393,12 +412,7 @@ TEST(max_pool_with_mask_checks) {
            ACLNN_ERR_PARAM_INVALID, "output out is ACL_INT8");
   NT_FAILS(aclnnMaxPool2dWithMaskGetWorkspaceSize(x.t, k2, e, p0, d1, false, mout.t, m.t, &ws, &ex),
            ACLNN_ERR_PARAM_INVALID, "out");
-  aclDestroyIntArray(k2);
-  aclDestroyIntArray(p0);
-  aclDestroyIntArray(d1);
-  aclDestroyIntArray(k3);
-  aclDestroyIntArray(pb);
-  aclDestroyIntArray(e);
+  check_arrays_free(&a);
   nt_tensor all[] = {x, o, m, mi32, mu8, mout, mshort, mrows, m3, x3, o3};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     nt_free(&all[i]);
@@ -412,9 +426,8 @@ TEST(checks_of_phase_one) {
             i = nt_make(ACL_INT64, 4, od, NULL), ob = nt_make(ACL_FLOAT, 4, bad, NULL),
             xi = nt_make(ACL_INT32, 4, xd, NULL), oh = nt_make(ACL_FLOAT16, 4, od, NULL),
             if32 = nt_make(ACL_FLOAT, 4, od, NULL), xr = nt_make(ACL_FLOAT, 2, x2, NULL);
-  int64_t two[2] = {2, 2}, zero[2] = {0, 0}, one[2] = {1, 1}, three[3] = {1, 1, 1}, big[2] = {2, 2};
-  aclIntArray *k2 = aclCreateIntArray(two, 2), *p0 = aclCreateIntArray(zero, 2), *d1 = aclCreateIntArray(one, 2),
-              *k3 = aclCreateIntArray(three, 3), *pb = aclCreateIntArray(big, 2), *e = aclCreateIntArray(NULL, 0);
+  check_arrays a = check_arrays_make();
+  aclIntArray *k2 = a.k2, *p0 = a.p0, *d1 = a.d1, *k3 = a.k3, *pb = a.pb, *e = a.e;
   uint64_t ws;
   aclOpExecutor *ex;
   NT_OK(aclnnMaxPool2dWithIndicesGetWorkspaceSize(x.t, k2, e, p0, d1, false, o.t, i.t, &ws, &ex));
@@ -448,12 +461,7 @@ TEST(checks_of_phase_one) {
   NT_FAILS(aclnnAdaptiveAvgPool2dGetWorkspaceSize(x.t, p0, o.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID, "at least 1");
   NT_FAILS(aclnnAdaptiveMaxPool2dGetWorkspaceSize(x.t, k2, o.t, NULL, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR,
            "indicesOut is NULL");
-  aclDestroyIntArray(k2);
-  aclDestroyIntArray(p0);
-  aclDestroyIntArray(d1);
-  aclDestroyIntArray(k3);
-  aclDestroyIntArray(pb);
-  aclDestroyIntArray(e);
+  check_arrays_free(&a);
   nt_free(&x);
   nt_free(&o);
   nt_free(&i);
