@@ -167,6 +167,16 @@ TEST(higher_priority_stream_runs_first) {
   CHECK_INT_EQ(aclrtLaunchHostFunc(low, rt_note_fn, &lo), ACL_SUCCESS);
   CHECK_INT_EQ(aclrtLaunchHostFunc(high, rt_note_fn, &hi), ACL_SUCCESS);
   atomic_store(&g.open, 1);
+  /* wait without synchronising: a synchronising thread helps run the stream it waits on, whatever the
+   * priorities, and would race the executor for the order this test checks */
+  for (int waited = 0; waited < 10000; waited++) {
+    pthread_mutex_lock(&log.lock);
+    int done = log.n == 2;
+    pthread_mutex_unlock(&log.lock);
+    if (done)
+      break;
+    rt_sleep_ms(1);
+  }
   CHECK_INT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
   CHECK_INT_EQ(log.n, 2);
   CHECK_INT_EQ(log.v[0], 0);
