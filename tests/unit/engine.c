@@ -1531,3 +1531,43 @@ TEST(relayouts) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* ResNet-50's bottleneck blocks after a Winograd convolution (16-channel
+ * blocked), with the threshold for large maps at 1 MiB (4 by default; the
+ * reference executor is slow at that size): at batch 4 the 256-channel maps
+ * are 1 MiB, and the 1x1 convolutions, their residual sums included, stay
+ * in the blocked layout (no moves); at batch 1 they go channels-last, with a
+ * move around each Winograd convolution.  Results as the reference's at both. */
+TEST(blocked_large_maps) {
+  setenv("OPENACL_MODEL_BLOCKED_MIB", "1", 1);
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
+  int r = unary(&b, "Relu", conv(&b, "stem", x, 64, 256, 3, 1, 1, 1, 1), "r0");
+  for (int k = 0; k < 2; k++) {
+    char n[4][16];
+    for (int i = 0; i < 4; i++)
+      snprintf(n[i], sizeof(n[i]), "b%d.%d", k, i);
+    int y = unary(&b, "Relu", conv(&b, n[0], r, 256, 64, 1, 0, 1, 1, 1), n[1]);
+    y = unary(&b, "Relu", conv(&b, n[2], y, 64, 64, 3, 1, 1, 1, 1), n[3]);
+    y = binary(&b, "Add", conv(&b, k ? "c6" : "c3", y, 64, 256, 1, 0, 1, 1, 1), r, k ? "add2" : "add1");
+    r = unary(&b, "Relu", y, k ? "r6" : "r3");
+  }
+  gb_output(&b, r);
+  acl__engine *e = make_engine(b.g);
+  for (int64_t n = 4; n >= 1; n -= 3) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 64, 16, 16});
+    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
+    feed_free(&f);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+    if (n == 4)
+      CHECK_INT_EQ((long)st.relayout_steps, 0);
+    else
+      CHECK(st.relayout_steps >= 2);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+  }
+  unsetenv("OPENACL_MODEL_BLOCKED_MIB");
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

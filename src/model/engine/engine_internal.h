@@ -248,6 +248,8 @@ void acl__eng_relayout_run(const void *params, void *const *ptr);
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);
 dnnl_data_type_t acl__eng_dnnl_type(int onnx_type);
 int acl__eng_reorder(eng_build *b, int src, const dnnl_memory_desc_t *md); /* new ARENA value in md */
+/* dnnl_acdb (channels-last), dnnl_aBcd16b / 8b / 4b (blocked) when md is that layout of float32 rank-4 dims; else 0 */
+dnnl_format_tag_t acl__eng_nhwc_or_blocked(const dnnl_memory_desc_t *md);
 
 /* weights.c: reordered weights shared by the plans; initializers trimmed
  * while only copies are read.  All under the engine's lock. */

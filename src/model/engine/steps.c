@@ -159,7 +159,7 @@ void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md) {
 
 /* The tag among channels-last, 16-, 8- and 4-channel blocked that md is for
  * its dims (float32, rank 4, channels a multiple of the block), or 0. */
-static dnnl_format_tag_t nhwc_or_blocked(const dnnl_memory_desc_t *md) {
+dnnl_format_tag_t acl__eng_nhwc_or_blocked(const dnnl_memory_desc_t *md) {
   static const dnnl_format_tag_t tags[] = {dnnl_acdb, dnnl_aBcd16b, dnnl_aBcd8b, dnnl_aBcd4b};
   static const int group[] = {1, 16, 8, 4};
   if (md->ndims != 4 || md->data_type != dnnl_f32 || md->format_kind != dnnl_blocked)
@@ -177,7 +177,7 @@ static dnnl_format_tag_t nhwc_or_blocked(const dnnl_memory_desc_t *md) {
  * one side is channels-last and the other 4/8/16-channel blocked: 0, 1 when
  * it is not such a move, or an ACL error. */
 static int relayout_step(eng_build *b, int src, int v, const dnnl_memory_desc_t *md) {
-  dnnl_format_tag_t from = nhwc_or_blocked(&b->p->vals[src].md), to = nhwc_or_blocked(md);
+  dnnl_format_tag_t from = acl__eng_nhwc_or_blocked(&b->p->vals[src].md), to = acl__eng_nhwc_or_blocked(md);
   if (from == 0 || to == 0 || (from == dnnl_acdb) == (to == dnnl_acdb))
     return 1;
   eng_relayout *k = malloc(sizeof(*k));
