@@ -1571,3 +1571,33 @@ TEST(blocked_large_maps) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* MobileNet's depthwise convolution after a blocked one (Winograd): on large
+ * maps (threshold 256 KiB here, so batch 4) it stays in the blocked layout
+ * with the pointwise one after it (no moves); at batch 1 it runs
+ * channels-last, with a move before it.  Results as the reference's. */
+TEST(blocked_depthwise) {
+  setenv("OPENACL_MODEL_BLOCKED_MIB", "0.25", 1);
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
+  int y = unary(&b, "Relu", conv(&b, "stem", x, 64, 64, 3, 1, 1, 1, 1), "r0");
+  y = unary(&b, "Relu", conv(&b, "dw", y, 64, 64, 3, 1, 1, 64, 1), "r1");
+  gb_output(&b, unary(&b, "Relu", conv(&b, "pw", y, 64, 32, 1, 0, 1, 1, 1), "r2"));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t n = 4; n >= 1; n -= 3) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 64, 16, 16});
+    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
+    feed_free(&f);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+    if (n == 4)
+      CHECK_INT_EQ((long)st.relayout_steps, 0);
+    else
+      CHECK(st.relayout_steps >= 1);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+  }
+  unsetenv("OPENACL_MODEL_BLOCKED_MIB");
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

@@ -810,6 +810,27 @@ static int64_t blocked_bytes(void) {
   return mib < 0 ? INT64_MAX : (int64_t)(mib * 1048576.0);
 }
 
+/* Whether a float32 rank-4 convolution (plain or depthwise, channels a
+ * multiple of 16) of X into dims od keeps oneDNN's 16-channel blocked layout
+ * (see conv()): X is in a blocked layout, the input or output is
+ * blocked_bytes() or more, and the residual it accumulates into (sum_md, or
+ * NULL) is 16-channel blocked too. */
+static int stays_blocked(const eng_val *X, const int64_t *od, int64_t group, const dnnl_memory_desc_t *sum_md) {
+  int64_t ic = X->dims[1], oc = od[1];
+  if (!(group == 1 || (group == ic && group == oc)) || ic % 16 != 0 || oc % 16 != 0)
+    return 0;
+  int64_t big = acl__op_numel(4, od) > acl__op_numel(4, X->dims) ? acl__op_numel(4, od) : acl__op_numel(4, X->dims);
+  if (big * (int64_t)sizeof(float) < blocked_bytes())
+    return 0;
+  dnnl_memory_desc_t bs, bd;
+  dnnl_dims_t xd4 = {X->dims[0], X->dims[1], X->dims[2], X->dims[3]}, od4 = {od[0], od[1], od[2], od[3]};
+  dnnl_memory_desc_init_by_tag(&bs, 4, xd4, dnnl_f32, dnnl_aBcd16b);
+  dnnl_memory_desc_init_by_tag(&bd, 4, od4, dnnl_f32, dnnl_aBcd16b);
+  dnnl_format_tag_t t = acl__eng_nhwc_or_blocked(&X->md);
+  int blocked = dnnl_memory_desc_equal(&X->md, &bs) || (t != 0 && t != dnnl_acdb);
+  return blocked && (sum_md == NULL || dnnl_memory_desc_equal(sum_md, &bd));
+}
+
 static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   int x = ins[0], w = nin > 1 ? ins[1] : -1, bias = nin > 2 ? ins[2] : -1;
   int xq = x >= 0 && V(b, x)->qscale != 0 && V(b, x)->onnx_type == ACL__ONNX_FLOAT;
@@ -883,6 +904,20 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     }
   }
   tail_activation(b, add_node >= 0 ? add_node : ni, cur, &po, &tl);
+  /* Large maps whose input is already in a blocked layout stay blocked
+   * (16 channels, oneDNN's jit kernels) rather than going to channels-last
+   * (its brgemm ones): at ResNet-50's 56 x 56 x 256 at batch 8 (25 MB, more
+   * than the cache holds) the channels-last 1x1 kernel with a residual sum
+   * post-op takes 3.7-4.2 ms where the blocked one takes 2.1-2.6, and the
+   * moves between the two layouts around Winograd, grouped and strided
+   * convolutions go away (ResNet-50 and ResNeXt-50 at batch 8: 6-8 % faster).
+   * A depthwise convolution likewise runs oneDNN's blocked kernel rather than
+   * its channels-last one (brdgmm) there: MobileNetV2 at batch 8 6-15 %,
+   * EfficientNet-B0 3-10 % faster.  Below blocked_bytes() (everything at
+   * batch 1) the brgemm kernels win.  An input some other kernel wrote
+   * channels-last (DenseNet's concatenations) keeps channels-last: moving it
+   * would cost what blocking saves. */
+  int blk = rank == 4 && !xq && !b->e->bf16 && stays_blocked(X, od, group, sum_x >= 0 ? &V(b, sum_x)->md : NULL);
   /* Not a Swish after a depthwise convolution: oneDNN 2.6's depthwise
    * kernel (brdgmm) computes it as a post-op 2-3x slower than its own
    * convolution (EfficientNet-B0's 32-channel 112x112 one: 150 against 51
@@ -896,28 +931,10 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     dst_md = V(b, sum_x)->md;
   else
     md_any(&dst_md, rank, od);
-  /* Large maps whose input is already in a blocked layout stay blocked
-   * (16 channels, oneDNN's jit kernels) rather than going to channels-last
-   * (its brgemm ones): at ResNet-50's 56 x 56 x 256 at batch 8 (25 MB, more
-   * than the cache holds) the channels-last 1x1 kernel with a residual sum
-   * post-op takes 3.7-4.2 ms where the blocked one takes 2.1-2.6, and the
-   * moves between the two layouts around Winograd, grouped and strided
-   * convolutions go away (ResNet-50 and ResNeXt-50 at batch 8: 6-8 % faster).
-   * Below BLOCKED_BYTES (everything at batch 1) the brgemm kernels win.  An
-   * input some other kernel wrote channels-last (DenseNet's concatenations)
-   * keeps channels-last: moving it would cost what blocking saves. */
-  if (rank == 4 && group == 1 && ic % 16 == 0 && oc % 16 == 0 && !xq && !b->e->bf16 &&
-      (acl__op_numel(rank, od) > acl__op_numel(rank, X->dims) ? acl__op_numel(rank, od) : acl__op_numel(rank, X->dims)) *
-              (int64_t)sizeof(float) >= blocked_bytes() &&
-      acl__eng_nhwc_or_blocked(&X->md) != 0 && acl__eng_nhwc_or_blocked(&X->md) != dnnl_acdb) {
-    dnnl_memory_desc_t bs, bd;
+  if (blk) {
     dnnl_dims_t xd4 = {X->dims[0], X->dims[1], X->dims[2], X->dims[3]}, od4 = {od[0], od[1], od[2], od[3]};
-    dnnl_memory_desc_init_by_tag(&bs, 4, xd4, dnnl_f32, dnnl_aBcd16b);
-    dnnl_memory_desc_init_by_tag(&bd, 4, od4, dnnl_f32, dnnl_aBcd16b);
-    if (sum_x < 0 || dnnl_memory_desc_equal(&dst_md, &bd)) {
-      src_any = bs;
-      dst_md = bd;
-    }
+    dnnl_memory_desc_init_by_tag(&src_any, 4, xd4, dnnl_f32, dnnl_aBcd16b);
+    dnnl_memory_desc_init_by_tag(&dst_md, 4, od4, dnnl_f32, dnnl_aBcd16b);
   }
 
   /* A quantised input (a DequantizeLinear kept in 8 bits) and int8 weights
