@@ -913,11 +913,15 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
    * convolutions go away (ResNet-50 and ResNeXt-50 at batch 8: 6-8 % faster).
    * A depthwise convolution likewise runs oneDNN's blocked kernel rather than
    * its channels-last one (brdgmm) there: MobileNetV2 at batch 8 6-15 %,
-   * EfficientNet-B0 3-10 % faster.  Below blocked_bytes() (everything at
-   * batch 1) the brgemm kernels win.  An input some other kernel wrote
-   * channels-last (DenseNet's concatenations) keeps channels-last: moving it
-   * would cost what blocking saves. */
-  int blk = rank == 4 && !xq && !b->e->bf16 && stays_blocked(X, od, group, sum_x >= 0 ? &V(b, sum_x)->md : NULL);
+   * EfficientNet-B0 3-10 % faster.  Not a larger kernel at stride 1, which
+   * is Winograd (blocked anyway) or brgemm, 20-30 % faster channels-last
+   * than oneDNN's blocked direct kernel (DenseNet's 3x3 ones).  Below
+   * blocked_bytes() (everything at batch 1) the brgemm kernels win.  An
+   * input some other kernel wrote channels-last (DenseNet's concatenations)
+   * keeps channels-last: moving it would cost what blocking saves. */
+  int blk = rank == 4 && !xq && !b->e->bf16 &&
+            (group > 1 || (W->dims[2] == 1 && W->dims[3] == 1) || st[0] > 1 || st[1] > 1) &&
+            stays_blocked(X, od, group, sum_x >= 0 ? &V(b, sum_x)->md : NULL);
   /* Not a Swish after a depthwise convolution: oneDNN 2.6's depthwise
    * kernel (brdgmm) computes it as a post-op 2-3x slower than its own
    * convolution (EfficientNet-B0's 32-channel 112x112 one: 150 against 51
