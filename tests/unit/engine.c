@@ -1574,15 +1574,17 @@ TEST(blocked_large_maps) {
 
 /* MobileNet's depthwise convolution after a blocked one (Winograd): on large
  * maps (threshold 256 KiB here, so batch 4) it stays in the blocked layout
- * with the pointwise one after it (no moves); at batch 1 it runs
- * channels-last, with a move before it.  Results as the reference's. */
+ * with the pointwise ones after it, the 24-channel one padded (no moves); at
+ * batch 1 it runs channels-last, with a move before it.  Results as the
+ * reference's. */
 TEST(blocked_depthwise) {
   setenv("OPENACL_MODEL_BLOCKED_MIB", "0.25", 1);
   gb b = gb_new(13);
   int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
   int y = unary(&b, "Relu", conv(&b, "stem", x, 64, 64, 3, 1, 1, 1, 1), "r0");
   y = unary(&b, "Relu", conv(&b, "dw", y, 64, 64, 3, 1, 1, 64, 1), "r1");
-  gb_output(&b, unary(&b, "Relu", conv(&b, "pw", y, 64, 32, 1, 0, 1, 1, 1), "r2"));
+  y = conv(&b, "pw", y, 64, 24, 1, 0, 1, 1, 1); /* 24 channels: padded to 32 in the blocked layout */
+  gb_output(&b, unary(&b, "Relu", conv(&b, "pw2", y, 24, 64, 1, 0, 1, 1, 1), "r2"));
   acl__engine *e = make_engine(b.g);
   for (int64_t n = 4; n >= 1; n -= 3) {
     feed f = {0};

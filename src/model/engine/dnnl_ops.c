@@ -810,14 +810,16 @@ static int64_t blocked_bytes(void) {
   return mib < 0 ? INT64_MAX : (int64_t)(mib * 1048576.0);
 }
 
-/* Whether a float32 rank-4 convolution (plain or depthwise, channels a
- * multiple of 16) of X into dims od keeps oneDNN's 16-channel blocked layout
- * (see conv()): X is in a blocked layout, the input or output is
+/* Whether a float32 rank-4 convolution (plain or depthwise) of X into dims
+ * od keeps oneDNN's 16-channel blocked layout (see conv()), the channels
+ * padded to a multiple of 16 where they are not one (EfficientNet's and
+ * MobileNetV2's 24-channel projections at 56 x 56, batch 8: 2x faster than
+ * channels-last): X is in a blocked layout, the input or output is
  * blocked_bytes() or more, and the residual it accumulates into (sum_md, or
  * NULL) is 16-channel blocked too. */
 static int stays_blocked(const eng_val *X, const int64_t *od, int64_t group, const dnnl_memory_desc_t *sum_md) {
   int64_t ic = X->dims[1], oc = od[1];
-  if (!(group == 1 || (group == ic && group == oc)) || ic % 16 != 0 || oc % 16 != 0)
+  if (!(group == 1 || (group == ic && group == oc)))
     return 0;
   int64_t big = acl__op_numel(4, od) > acl__op_numel(4, X->dims) ? acl__op_numel(4, od) : acl__op_numel(4, X->dims);
   if (big * (int64_t)sizeof(float) < blocked_bytes())
@@ -1065,6 +1067,20 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     if (pd != NULL && (lowp || int8) && is_ref(pd)) {
       dnnl_primitive_desc_destroy(pd); /* no fast kernel for this type */
       pd = NULL;
+    }
+    if (blk && (pd == NULL || is_ref(pd))) {
+      /* no fast blocked kernel for this one: let oneDNN choose the layouts */
+      if (pd != NULL)
+        dnnl_primitive_desc_destroy(pd);
+      pd = NULL;
+      blk = 0;
+      md_any(&src_any, rank, X->dims);
+      if (sum_x >= 0)
+        dst_md = V(b, sum_x)->md;
+      else
+        md_any(&dst_md, rank, od);
+      attempt--;
+      continue;
     }
     if (attempt == 2 && dwf.node >= 0 && (pd == NULL || is_ref(pd))) {
       if (pd != NULL)
