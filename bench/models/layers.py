@@ -28,7 +28,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORT_VERSION = "1.30.0"  # as bench/models/run.sh installs it
 
-STEP = re.compile(r"^\s+(\d+) (.{20}) (\S+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S*)\s*$")
+# index, kind (padded to 20 characters, longer ones overflow: "concat + batch norm + relu"), implementation,
+# mean and fastest ms, ONNX node (may be empty)
+STEP = re.compile(r"^\s+(\d+) (.+?)\s+(\S+)\s+([0-9.]+)\s+([0-9.]+)\s+(\S*)\s*$")
 
 
 def fail(msg):
