@@ -802,11 +802,15 @@ static void dw_next(eng_build *b, int ni, int fin, const int64_t *od, dw_fuse *f
   f->out = tail_out(b, &f->tl, out_of(b, dn, 0));
 }
 
-/* Bytes (of its input or output) from which a convolution whose input is blocked stays blocked
- * (conv()); OPENACL_MODEL_BLOCKED_MIB overrides the 4 MiB (-1: never). */
+/* Bytes (of its input or output) from which a convolution whose input is
+ * blocked stays blocked (conv()): 4 MiB, or OPENACL_MODEL_BLOCKED_MIB (a
+ * negative number: never; not a number: the default). */
 static int64_t blocked_bytes(void) {
   const char *e = getenv("OPENACL_MODEL_BLOCKED_MIB");
-  double mib = e != NULL && *e != '\0' ? atof(e) : 4;
+  char *end = NULL;
+  double mib = e != NULL ? strtod(e, &end) : 4;
+  if (e != NULL && (end == e || *end != '\0' || !(mib < 1e6)))
+    mib = 4;
   return mib < 0 ? INT64_MAX : (int64_t)(mib * 1048576.0);
 }
 
