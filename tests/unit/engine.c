@@ -1532,6 +1532,29 @@ TEST(relayouts) {
   acl__graph_free(b.g);
 }
 
+/* The [N, 64, 16, 16] graph b, on the engine and the reference at batch 4
+ * and 1: results alike (1e-5: Winograd, see winograd_block), no reference
+ * kernel, no moves between layouts at batch 4, at least moves_at_1 at batch
+ * 1.  Frees the graph. */
+static void blocked_at_batch_4(gb *b, size_t moves_at_1) {
+  acl__engine *e = make_engine(b->g);
+  for (int64_t n = 4; n >= 1; n -= 3) {
+    feed f = {0};
+    feed_add(&f, b, 4, (int64_t[]){n, 64, 16, 16});
+    compare_run_tol(e, b->g, &f, 1e-5);
+    feed_free(&f);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+    if (n == 4)
+      CHECK_INT_EQ((long)st.relayout_steps, 0);
+    else
+      CHECK(st.relayout_steps >= moves_at_1);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+  }
+  acl__engine_destroy(e);
+  acl__graph_free(b->g);
+}
+
 /* ResNet-50's bottleneck blocks after a Winograd convolution (16-channel
  * blocked), with the threshold for large maps at 1 MiB (4 by default; the
  * reference executor is slow at that size): at batch 4 the 256-channel maps
@@ -1553,23 +1576,8 @@ TEST(blocked_large_maps) {
     r = unary(&b, "Relu", y, k ? "r6" : "r3");
   }
   gb_output(&b, r);
-  acl__engine *e = make_engine(b.g);
-  for (int64_t n = 4; n >= 1; n -= 3) {
-    feed f = {0};
-    feed_add(&f, &b, 4, (int64_t[]){n, 64, 16, 16});
-    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
-    feed_free(&f);
-    acl__engine_stats st = stats(e);
-    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
-    if (n == 4)
-      CHECK_INT_EQ((long)st.relayout_steps, 0);
-    else
-      CHECK(st.relayout_steps >= 2);
-    CHECK_INT_EQ((long)st.ref_steps, 0);
-  }
+  blocked_at_batch_4(&b, 2);
   unsetenv("OPENACL_MODEL_BLOCKED_MIB");
-  acl__engine_destroy(e);
-  acl__graph_free(b.g);
 }
 
 /* MobileNet's depthwise convolution after a blocked one (Winograd): on large
@@ -1585,21 +1593,6 @@ TEST(blocked_depthwise) {
   y = unary(&b, "Relu", conv(&b, "dw", y, 64, 64, 3, 1, 1, 64, 1), "r1");
   y = conv(&b, "pw", y, 64, 24, 1, 0, 1, 1, 1); /* 24 channels: padded to 32 in the blocked layout */
   gb_output(&b, unary(&b, "Relu", conv(&b, "pw2", y, 24, 64, 1, 0, 1, 1, 1), "r2"));
-  acl__engine *e = make_engine(b.g);
-  for (int64_t n = 4; n >= 1; n -= 3) {
-    feed f = {0};
-    feed_add(&f, &b, 4, (int64_t[]){n, 64, 16, 16});
-    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
-    feed_free(&f);
-    acl__engine_stats st = stats(e);
-    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
-    if (n == 4)
-      CHECK_INT_EQ((long)st.relayout_steps, 0);
-    else
-      CHECK(st.relayout_steps >= 1);
-    CHECK_INT_EQ((long)st.ref_steps, 0);
-  }
+  blocked_at_batch_4(&b, 1);
   unsetenv("OPENACL_MODEL_BLOCKED_MIB");
-  acl__engine_destroy(e);
-  acl__graph_free(b.g);
 }
