@@ -1596,3 +1596,30 @@ TEST(blocked_depthwise) {
   blocked_at_batch_4(&b, 1);
   unsetenv("OPENACL_MODEL_BLOCKED_MIB");
 }
+
+/* DenseNet's 3x3 convolutions (64 -> 32 channels here) run on Winograd's
+ * kernel from 2 MiB of input (batch 8 at 32 x 32), with a move into its
+ * blocked layout after the channels-last 1x1 one; at batch 1 they stay
+ * channels-last (no move).  Results as the reference's at both. */
+TEST(narrow_winograd) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 32, 32});
+  int y = unary(&b, "Relu", conv(&b, "c1", x, 64, 64, 1, 0, 1, 1, 1), "r1");
+  gb_output(&b, conv(&b, "c2", y, 64, 32, 3, 1, 1, 1, 1));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t n = 8; n >= 1; n -= 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 64, 32, 32});
+    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
+    feed_free(&f);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+    if (n == 8)
+      CHECK(st.relayout_steps >= 1);
+    else
+      CHECK_INT_EQ((long)st.relayout_steps, 0);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+  }
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

@@ -802,6 +802,10 @@ static void dw_next(eng_build *b, int ni, int fin, const int64_t *od, dw_fuse *f
   f->out = tail_out(b, &f->tl, out_of(b, dn, 0));
 }
 
+/* Input bytes from which a 3x3 convolution with 32-63 output channels runs
+ * on Winograd's kernel (conv()). */
+#define NARROW_WINO_BYTES ((int64_t)2 << 20)
+
 /* Bytes (of its input or output) from which a convolution whose input is
  * blocked stays blocked (conv()): 4 MiB, or OPENACL_MODEL_BLOCKED_MIB (a
  * negative number: never; not a number: the default). */
@@ -1052,9 +1056,13 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
      * for a 3x3 stride-1 convolution.  It pays where the tiles are many and
      * the channels wide enough to feed its matrix products (ResNet's 56x56
      * to 14x14 stages: ~25 % off ResNet-18); on small maps its transforms
-     * cost more than they save, and its weights are 4x larger. */
+     * cost more than they save, and its weights are 4x larger.  Narrower
+     * outputs (32-63 channels: DenseNet's 128 -> 32 ones) only from
+     * NARROW_WINO_BYTES of input: 2.8-3.4 against 4.7-5.2 ms channels-last
+     * at 56 x 56, batch 8 (DenseNet-121 at batch 8 ~10 % faster); below
+     * that the moves to and from its blocked layout cost what it saves. */
     if (!int8 && !lowp && acl__eng_winograd_on() && rank == 4 && group == 1 && W->dims[2] == 3 &&
-        W->dims[3] == 3 && st[0] == 1 && st[1] == 1 && dl[0] == 0 && dl[1] == 0 && ic >= 64 && oc >= 64 &&
+        W->dims[3] == 3 && st[0] == 1 && st[1] == 1 && dl[0] == 0 && dl[1] == 0 && ic >= 64 && (oc >= 64 || (oc >= 32 && acl__op_numel(rank, X->dims) * (int64_t)sizeof(float) >= NARROW_WINO_BYTES)) &&
         od[2] * od[3] >= 14 * 14 &&
         (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_winograd, &s_md,
                                                     &w_md, bias >= 0 ? &b_md : NULL, &d_md, st, dl, pl,
