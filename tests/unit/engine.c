@@ -1623,3 +1623,32 @@ TEST(narrow_winograd) {
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
+
+/* ResNeXt's grouped convolution (4 channels per group: 4-channel blocks)
+ * between 1x1 ones that stay 16-channel blocked on large maps (threshold
+ * 256 KiB here, so batch 4): the moves between the two blocked layouts are
+ * the engine's relayouts too, as are those to and from channels-last at
+ * batch 1.  Results as the reference's at both. */
+TEST(blocked_grouped_relayouts) {
+  setenv("OPENACL_MODEL_BLOCKED_MIB", "0.25", 1);
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
+  int y = unary(&b, "Relu", conv(&b, "stem", x, 64, 128, 3, 1, 1, 1, 1), "r0");
+  y = unary(&b, "Relu", conv(&b, "c1", y, 128, 128, 1, 0, 1, 1, 1), "r1");
+  y = unary(&b, "Relu", conv(&b, "grouped", y, 128, 128, 3, 1, 1, 32, 1), "r2");
+  gb_output(&b, conv(&b, "c3", y, 128, 64, 1, 0, 1, 1, 1));
+  acl__engine *e = make_engine(b.g);
+  for (int64_t n = 4; n >= 1; n -= 3) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 64, 16, 16});
+    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
+    feed_free(&f);
+    acl__engine_stats st = stats(e);
+    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+    CHECK(st.relayout_steps >= 2);
+    CHECK_INT_EQ((long)st.ref_steps, 0);
+  }
+  unsetenv("OPENACL_MODEL_BLOCKED_MIB");
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}

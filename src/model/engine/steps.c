@@ -174,19 +174,32 @@ dnnl_format_tag_t acl__eng_nhwc_or_blocked(const dnnl_memory_desc_t *md) {
 }
 
 /* A step moving src into md with the engine's own kernel (kernels.c), when
- * one side is channels-last and the other 4/8/16-channel blocked: 0, 1 when
- * it is not such a move, or an ACL error. */
+ * one side is channels-last and the other 4/8/16-channel blocked, or one
+ * side 16-channel blocked and the other 4/8 (ResNeXt's grouped convolutions
+ * next to blocked 1x1 ones): 0, 1 when it is not such a move, or an ACL
+ * error.  A 16-channel block's plane is a channels-last image of 16
+ * channels, and its 4/8-channel sub-blocks that image's blocked form, so the
+ * second kind is the first over N x C/16 images. */
 static int relayout_step(eng_build *b, int src, int v, const dnnl_memory_desc_t *md) {
   dnnl_format_tag_t from = acl__eng_nhwc_or_blocked(&b->p->vals[src].md), to = acl__eng_nhwc_or_blocked(md);
-  if (from == 0 || to == 0 || (from == dnnl_acdb) == (to == dnnl_acdb))
+  if (from == 0 || to == 0 || from == to)
     return 1;
+  const int64_t *d = md->dims;
+  eng_relayout r;
+  if ((from == dnnl_acdb) != (to == dnnl_acdb)) {
+    dnnl_format_tag_t blocked = from == dnnl_acdb ? to : from;
+    r = (eng_relayout){d[0], d[1], d[2] * d[3], blocked == dnnl_aBcd16b ? 16 : blocked == dnnl_aBcd8b ? 8 : 4,
+                       to != dnnl_acdb};
+  } else if ((from == dnnl_aBcd16b) != (to == dnnl_aBcd16b)) {
+    dnnl_format_tag_t finer = from == dnnl_aBcd16b ? to : from;
+    r = (eng_relayout){d[0] * (d[1] / 16), 16, d[2] * d[3], finer == dnnl_aBcd8b ? 8 : 4, from == dnnl_aBcd16b};
+  } else {
+    return 1; /* 8 <-> 4 channels: oneDNN's reorder */
+  }
   eng_relayout *k = malloc(sizeof(*k));
   if (k == NULL)
     return ACL_ERROR_BAD_ALLOC;
-  const int64_t *d = md->dims;
-  dnnl_format_tag_t blocked = from == dnnl_acdb ? to : from;
-  *k = (eng_relayout){d[0], d[1], d[2] * d[3], blocked == dnnl_aBcd16b ? 16 : blocked == dnnl_aBcd8b ? 8 : 4,
-                      to != dnnl_acdb};
+  *k = r;
   eng_arg a[2] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, v}};
   return acl__eng_kernel_step(b, acl__eng_relayout_run, k, a, 2, "reorder", "relayout");
 }
