@@ -1532,25 +1532,26 @@ TEST(relayouts) {
   acl__graph_free(b.g);
 }
 
-/* The [N, 64, 16, 16] graph b, on the engine and the reference at batch 4
- * and 1: results alike (1e-5: Winograd, see winograd_block), no reference
- * kernel, no moves between layouts at batch 4, at least moves_at_1 at batch
- * 1.  Frees the graph. */
+/* Graph b on the engine and the reference with an [n, c, hw, hw] input:
+ * results alike (1e-5: Winograd, see winograd_block), no reference kernel;
+ * returns the plan's moves between layouts (relayouts). */
+static size_t moves_at(acl__engine *e, gb *b, int64_t n, int64_t c, int64_t hw) {
+  feed f = {0};
+  feed_add(&f, b, 4, (int64_t[]){n, c, hw, hw});
+  compare_run_tol(e, b->g, &f, 1e-5);
+  feed_free(&f);
+  acl__engine_stats st = stats(e);
+  printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  return st.relayout_steps;
+}
+
+/* The [N, 64, 16, 16] graph b at batch 4 (no moves between layouts) and 1
+ * (at least moves_at_1).  Frees the graph. */
 static void blocked_at_batch_4(gb *b, size_t moves_at_1) {
   acl__engine *e = make_engine(b->g);
-  for (int64_t n = 4; n >= 1; n -= 3) {
-    feed f = {0};
-    feed_add(&f, b, 4, (int64_t[]){n, 64, 16, 16});
-    compare_run_tol(e, b->g, &f, 1e-5);
-    feed_free(&f);
-    acl__engine_stats st = stats(e);
-    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
-    if (n == 4)
-      CHECK_INT_EQ((long)st.relayout_steps, 0);
-    else
-      CHECK(st.relayout_steps >= moves_at_1);
-    CHECK_INT_EQ((long)st.ref_steps, 0);
-  }
+  CHECK_INT_EQ((long)moves_at(e, b, 4, 64, 16), 0);
+  CHECK(moves_at(e, b, 1, 64, 16) >= moves_at_1);
   acl__engine_destroy(e);
   acl__graph_free(b->g);
 }
@@ -1607,19 +1608,8 @@ TEST(narrow_winograd) {
   int y = unary(&b, "Relu", conv(&b, "c1", x, 64, 64, 1, 0, 1, 1, 1), "r1");
   gb_output(&b, conv(&b, "c2", y, 64, 32, 3, 1, 1, 1, 1));
   acl__engine *e = make_engine(b.g);
-  for (int64_t n = 8; n >= 1; n -= 7) {
-    feed f = {0};
-    feed_add(&f, &b, 4, (int64_t[]){n, 64, 32, 32});
-    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
-    feed_free(&f);
-    acl__engine_stats st = stats(e);
-    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
-    if (n == 8)
-      CHECK(st.relayout_steps >= 1);
-    else
-      CHECK_INT_EQ((long)st.relayout_steps, 0);
-    CHECK_INT_EQ((long)st.ref_steps, 0);
-  }
+  CHECK(moves_at(e, &b, 8, 64, 32) >= 1);
+  CHECK_INT_EQ((long)moves_at(e, &b, 1, 64, 32), 0);
   acl__engine_destroy(e);
   acl__graph_free(b.g);
 }
@@ -1638,16 +1628,8 @@ TEST(blocked_grouped_relayouts) {
   y = unary(&b, "Relu", conv(&b, "grouped", y, 128, 128, 3, 1, 1, 32, 1), "r2");
   gb_output(&b, conv(&b, "c3", y, 128, 64, 1, 0, 1, 1, 1));
   acl__engine *e = make_engine(b.g);
-  for (int64_t n = 4; n >= 1; n -= 3) {
-    feed f = {0};
-    feed_add(&f, &b, 4, (int64_t[]){n, 64, 16, 16});
-    compare_run_tol(e, b.g, &f, 1e-5); /* Winograd (see winograd_block) */
-    feed_free(&f);
-    acl__engine_stats st = stats(e);
-    printf("batch %lld: %zu steps, %zu relayouts\n", (long long)n, st.steps, st.relayout_steps);
-    CHECK(st.relayout_steps >= 2);
-    CHECK_INT_EQ((long)st.ref_steps, 0);
-  }
+  CHECK(moves_at(e, &b, 4, 64, 16) >= 2);
+  CHECK(moves_at(e, &b, 1, 64, 16) >= 2);
   unsetenv("OPENACL_MODEL_BLOCKED_MIB");
   acl__engine_destroy(e);
   acl__graph_free(b.g);
