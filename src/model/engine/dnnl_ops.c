@@ -1061,8 +1061,9 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
      * NARROW_WINO_BYTES of input: 2.8-3.4 against 4.7-5.2 ms channels-last
      * at 56 x 56, batch 8 (DenseNet-121 at batch 8 ~10 % faster); below
      * that the moves to and from its blocked layout cost what it saves. */
+    int wino_oc = oc >= 64 || (oc >= 32 && acl__op_numel(rank, X->dims) * (int64_t)sizeof(float) >= NARROW_WINO_BYTES);
     if (!int8 && !lowp && acl__eng_winograd_on() && rank == 4 && group == 1 && W->dims[2] == 3 &&
-        W->dims[3] == 3 && st[0] == 1 && st[1] == 1 && dl[0] == 0 && dl[1] == 0 && ic >= 64 && (oc >= 64 || (oc >= 32 && acl__op_numel(rank, X->dims) * (int64_t)sizeof(float) >= NARROW_WINO_BYTES)) &&
+        W->dims[3] == 3 && st[0] == 1 && st[1] == 1 && dl[0] == 0 && dl[1] == 0 && ic >= 64 && wino_oc &&
         od[2] * od[3] >= 14 * 14 &&
         (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_winograd, &s_md,
                                                     &w_md, bias >= 0 ? &b_md : NULL, &d_md, st, dl, pl,
