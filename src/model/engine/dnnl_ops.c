@@ -819,26 +819,28 @@ static int64_t blocked_bytes(void) {
 }
 
 /* Whether a float32 rank-4 convolution (plain or depthwise) of X into dims
- * od keeps oneDNN's 16-channel blocked layout (see conv()), the channels
- * padded to a multiple of 16 where they are not one (EfficientNet's and
- * MobileNetV2's 24-channel projections at 56 x 56, batch 8: 2x faster than
- * channels-last): X is in a blocked layout, the input or output is
- * blocked_bytes() or more, and the residual it accumulates into (sum_md, or
- * NULL) is 16-channel blocked too. */
-static int stays_blocked(const eng_val *X, const int64_t *od, int64_t group, const dnnl_memory_desc_t *sum_md) {
+ * od, kernel k[2], strides st[2], keeps oneDNN's 16-channel blocked layout
+ * (see conv()), the channels padded to a multiple of 16 where they are not
+ * one (EfficientNet's and MobileNetV2's 24-channel projections at 56 x 56,
+ * batch 8: 2x faster than channels-last): a 1x1, strided or depthwise one,
+ * X in a blocked layout, the input or output blocked_bytes() or more, and
+ * the residual it accumulates into (sum_md, or NULL) 16-channel blocked too.
+ * When it does, *src and *dst are the blocked layouts of X and the output. */
+static int stays_blocked(const eng_val *X, const int64_t *od, int64_t group, const int64_t *k, const dnnl_dims_t st,
+                         const dnnl_memory_desc_t *sum_md, dnnl_memory_desc_t *src, dnnl_memory_desc_t *dst) {
   int64_t ic = X->dims[1], oc = od[1];
-  if (!(group == 1 || (group == ic && group == oc)))
+  int depthwise = group == ic && group == oc;
+  if (!(group == 1 || depthwise) || !(depthwise || (k[0] == 1 && k[1] == 1) || st[0] > 1 || st[1] > 1))
     return 0;
   int64_t big = acl__op_numel(4, od) > acl__op_numel(4, X->dims) ? acl__op_numel(4, od) : acl__op_numel(4, X->dims);
   if (big * (int64_t)sizeof(float) < blocked_bytes())
     return 0;
-  dnnl_memory_desc_t bs, bd;
   dnnl_dims_t xd4 = {X->dims[0], X->dims[1], X->dims[2], X->dims[3]}, od4 = {od[0], od[1], od[2], od[3]};
-  dnnl_memory_desc_init_by_tag(&bs, 4, xd4, dnnl_f32, dnnl_aBcd16b);
-  dnnl_memory_desc_init_by_tag(&bd, 4, od4, dnnl_f32, dnnl_aBcd16b);
+  dnnl_memory_desc_init_by_tag(src, 4, xd4, dnnl_f32, dnnl_aBcd16b);
+  dnnl_memory_desc_init_by_tag(dst, 4, od4, dnnl_f32, dnnl_aBcd16b);
   dnnl_format_tag_t t = acl__eng_nhwc_or_blocked(&X->md);
-  int blocked = dnnl_memory_desc_equal(&X->md, &bs) || (t != 0 && t != dnnl_acdb);
-  return blocked && (sum_md == NULL || dnnl_memory_desc_equal(sum_md, &bd));
+  int blocked = dnnl_memory_desc_equal(&X->md, src) || (t != 0 && t != dnnl_acdb);
+  return blocked && (sum_md == NULL || dnnl_memory_desc_equal(sum_md, dst));
 }
 
 static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
@@ -929,9 +931,9 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
    * blocked_bytes() (everything at batch 1) the brgemm kernels win.  An
    * input some other kernel wrote channels-last (DenseNet's concatenations)
    * keeps channels-last: moving it would cost what blocking saves. */
+  dnnl_memory_desc_t src_blk, dst_blk;
   int blk = rank == 4 && !xq && !b->e->bf16 &&
-            (group > 1 || (W->dims[2] == 1 && W->dims[3] == 1) || st[0] > 1 || st[1] > 1) &&
-            stays_blocked(X, od, group, sum_x >= 0 ? &V(b, sum_x)->md : NULL);
+            stays_blocked(X, od, group, W->dims + 2, st, sum_x >= 0 ? &V(b, sum_x)->md : NULL, &src_blk, &dst_blk);
   /* Not a Swish after a depthwise convolution: oneDNN 2.6's depthwise
    * kernel (brdgmm) computes it as a post-op 2-3x slower than its own
    * convolution (EfficientNet-B0's 32-channel 112x112 one: 150 against 51
@@ -945,10 +947,10 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     dst_md = V(b, sum_x)->md;
   else
     md_any(&dst_md, rank, od);
+  dnnl_memory_desc_t src_own = src_any, dst_own = dst_md; /* oneDNN's choice, if the blocked one fails */
   if (blk) {
-    dnnl_dims_t xd4 = {X->dims[0], X->dims[1], X->dims[2], X->dims[3]}, od4 = {od[0], od[1], od[2], od[3]};
-    dnnl_memory_desc_init_by_tag(&src_any, 4, xd4, dnnl_f32, dnnl_aBcd16b);
-    dnnl_memory_desc_init_by_tag(&dst_md, 4, od4, dnnl_f32, dnnl_aBcd16b);
+    src_any = src_blk;
+    dst_md = dst_blk;
   }
 
   /* A quantised input (a DequantizeLinear kept in 8 bits) and int8 weights
@@ -1087,11 +1089,8 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
         dnnl_primitive_desc_destroy(pd);
       pd = NULL;
       blk = 0;
-      md_any(&src_any, rank, X->dims);
-      if (sum_x >= 0)
-        dst_md = V(b, sum_x)->md;
-      else
-        md_any(&dst_md, rank, od);
+      src_any = src_own;
+      dst_md = dst_own;
       attempt--;
       continue;
     }
