@@ -131,9 +131,8 @@ def main():
           "|---|---:|---|---:|---:|")
     for node, (t, what) in sorted(per_node.items(), key=lambda kv: -kv[1][0])[: a.top]:
         o = by_name.get(node)
-        ratio = f"{t / o:.2f}" if o else "—"
-        print(f"| {node or '(no node)'} | {t:.0f} | {', '.join(what)} | {o:.0f} | {ratio} |" if o else
-              f"| {node or '(no node)'} | {t:.0f} | {', '.join(what)} | — | — |")
+        theirs_us, ratio = (f"{o:.0f}", f"{t / o:.2f}") if o else ("—", "—")
+        print(f"| {node or '(no node)'} | {t:.0f} | {', '.join(what)} | {theirs_us} | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -1556,6 +1556,17 @@ static void blocked_at_batch_4(gb *b, size_t moves_at_1) {
   acl__graph_free(b->g);
 }
 
+/* A graph with input [N, 64, 16, 16] and a Winograd 3x3 stem (16-channel
+ * blocked output, oc channels) + Relu, with the large-map threshold at mib
+ * MiB (the reference executor is slow on maps of the default's size);
+ * returns the stem's output (the test unsets the variable at its end). */
+static int blocked_stem(gb *b, int64_t oc, const char *mib) {
+  setenv("OPENACL_MODEL_BLOCKED_MIB", mib, 1);
+  *b = gb_new(13);
+  int x = gb_input(b, "x", 4, (int64_t[]){-1, 64, 16, 16});
+  return unary(b, "Relu", conv(b, "stem", x, 64, oc, 3, 1, 1, 1, 1), "r0");
+}
+
 /* ResNet-50's bottleneck blocks after a Winograd convolution (16-channel
  * blocked), with the threshold for large maps at 1 MiB (4 by default; the
  * reference executor is slow at that size): at batch 4 the 256-channel maps
@@ -1563,10 +1574,8 @@ static void blocked_at_batch_4(gb *b, size_t moves_at_1) {
  * in the blocked layout (no moves); at batch 1 they go channels-last, with a
  * move around each Winograd convolution.  Results as the reference's at both. */
 TEST(blocked_large_maps) {
-  setenv("OPENACL_MODEL_BLOCKED_MIB", "1", 1);
-  gb b = gb_new(13);
-  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
-  int r = unary(&b, "Relu", conv(&b, "stem", x, 64, 256, 3, 1, 1, 1, 1), "r0");
+  gb b;
+  int r = blocked_stem(&b, 256, "1");
   for (int k = 0; k < 2; k++) {
     char n[4][16];
     for (int i = 0; i < 4; i++)
@@ -1587,10 +1596,8 @@ TEST(blocked_large_maps) {
  * batch 1 it runs channels-last, with a move before it.  Results as the
  * reference's. */
 TEST(blocked_depthwise) {
-  setenv("OPENACL_MODEL_BLOCKED_MIB", "0.25", 1);
-  gb b = gb_new(13);
-  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
-  int y = unary(&b, "Relu", conv(&b, "stem", x, 64, 64, 3, 1, 1, 1, 1), "r0");
+  gb b;
+  int y = blocked_stem(&b, 64, "0.25");
   y = unary(&b, "Relu", conv(&b, "dw", y, 64, 64, 3, 1, 1, 64, 1), "r1");
   y = conv(&b, "pw", y, 64, 24, 1, 0, 1, 1, 1); /* 24 channels: padded to 32 in the blocked layout */
   gb_output(&b, unary(&b, "Relu", conv(&b, "pw2", y, 24, 64, 1, 0, 1, 1, 1), "r2"));
@@ -1620,10 +1627,8 @@ TEST(narrow_winograd) {
  * the engine's relayouts too, as are those to and from channels-last at
  * batch 1.  Results as the reference's at both. */
 TEST(blocked_grouped_relayouts) {
-  setenv("OPENACL_MODEL_BLOCKED_MIB", "0.25", 1);
-  gb b = gb_new(13);
-  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 16, 16});
-  int y = unary(&b, "Relu", conv(&b, "stem", x, 64, 128, 3, 1, 1, 1, 1), "r0");
+  gb b;
+  int y = blocked_stem(&b, 128, "0.25");
   y = unary(&b, "Relu", conv(&b, "c1", y, 128, 128, 1, 0, 1, 1, 1), "r1");
   y = unary(&b, "Relu", conv(&b, "grouped", y, 128, 128, 3, 1, 1, 32, 1), "r2");
   gb_output(&b, conv(&b, "c3", y, 128, 64, 1, 0, 1, 1, 1));
