@@ -785,6 +785,31 @@ TEST(swish_hardswish) {
   acl__graph_free(b.g);
 }
 
+/* The engine's Swish kernel (swish.c, on AVX-512) over the whole float
+ * range: tiny, ordinary, and large values of both signs (where e^-x over-
+ * or underflows and the result is x or 0), element counts that leave a
+ * partial vector and a partial unit of work, as the reference's. */
+TEST(swish_wide_range) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 3, 5, 7});
+  gb_output(&b, binary(&b, "Mul", x, unary(&b, "Sigmoid", x, "sig"), "swish"));
+  acl__engine *e = make_engine(b.g);
+  static const float mags[] = {0.f, 1e-30f, 1e-3f, 0.25f, 1.f, 3.5f, 11.f, 20.f, 86.5f, 87.5f, 88.5f, 100.f, 1e4f, 3e38f};
+  for (int64_t n = 1; n <= 8; n += 7) {
+    feed f = {0};
+    feed_add(&f, &b, 4, (int64_t[]){n, 3, 5, 7});
+    float *v = f.in[0].data;
+    for (int64_t i = 0; i < acl__tensor_numel(&f.in[0]); i++)
+      v[i] = (i % 2 ? -1.f : 1.f) * mags[(i / 2) % (sizeof(mags) / sizeof(mags[0]))] * (1.f + (float)(i % 5) / 8);
+    compare_run(e, b.g, &f);
+    feed_free(&f);
+  }
+  acl__engine_stats st = stats(e);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
 /* EfficientNet's depthwise conv + Swish (x * Sigmoid(x)) + 1x1 conv: the
  * Swish is one eltwise step after the convolution rather than its post-op
  * (oneDNN's depthwise kernel is slow at it), results as the reference's. */

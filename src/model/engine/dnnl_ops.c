@@ -1334,6 +1334,21 @@ static int eltwise_step(eng_build *b, int x, int y, dnnl_alg_kind_t alg, float a
   return eltwise_chain(b, x, y, &po, what);
 }
 
+/* y = Swish(x) on the engine's own kernel (swish.c, where the CPU has
+ * AVX-512: EfficientNet-B0's 16 swish steps 0.65 against 0.96 ms with
+ * oneDNN's eltwise), in x's layout. */
+static int swish_step(eng_build *b, int x, int y) {
+  if (!acl__eng_swish_fast())
+    return eltwise_step(b, x, y, dnnl_eltwise_swish, 1.f, 0.f, "swish");
+  eng_swish *k = malloc(sizeof(*k));
+  if (k == NULL)
+    return ACL_ERROR_BAD_ALLOC;
+  k->n = (int64_t)(dnnl_memory_desc_get_size(&V(b, x)->md) / sizeof(float));
+  define(b, y, V(b, x)->rank, V(b, x)->dims, &V(b, x)->md);
+  eng_arg a[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
+  return acl__eng_kernel_step(b, acl__eng_swish_run, k, a, 2, "swish", "own");
+}
+
 static int eltwise(eng_build *b, int ni, const int *ins) {
   post po;
   if (!f32(b, ins[0]) || activation(b, ni, &po) < 1)
@@ -1344,8 +1359,8 @@ static int eltwise(eng_build *b, int ni, const int *ins) {
   int m = swish_mul(b, ni, ins[0], &alg);
   if (m >= 0) {
     int y = out_of(b, m, 0);
-    int rc = eltwise_step(b, ins[0], y, alg, alg == dnnl_eltwise_swish ? 1.f : 0.f, 0.f,
-                          alg == dnnl_eltwise_swish ? "swish" : "hardswish");
+    int rc = alg == dnnl_eltwise_swish ? swish_step(b, ins[0], y)
+                                       : eltwise_step(b, ins[0], y, alg, 0.f, 0.f, "hardswish");
     if (rc == 0) {
       absorb(b, m, y);
       define_view(b, out_of(b, ni, 0), y, V(b, y)->rank, V(b, y)->dims, &V(b, y)->md);

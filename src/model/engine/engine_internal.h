@@ -243,6 +243,15 @@ typedef struct eng_relayout {
 } eng_relayout;
 void acl__eng_relayout_run(const void *params, void *const *ptr);
 
+/* swish.c: Swish (SiLU), y = x * sigmoid(x), over n floats of any layout
+ * (padding is zeros, which it keeps); ptr: x, then y (may be x).  Only
+ * where acl__eng_swish_fast() (the CPU has AVX-512). */
+typedef struct eng_swish {
+  int64_t n;
+} eng_swish;
+int acl__eng_swish_fast(void);
+void acl__eng_swish_run(const void *params, void *const *ptr);
+
 /* x's dense row-major layout in its element type (float32, or u8 / s8 for
  * UINT8 / INT8 values); a quantised value's plain form is float32. */
 void acl__eng_val_plain_md(const eng_val *x, dnnl_memory_desc_t *md);
