@@ -24,6 +24,7 @@
 #include "acl/acl.h"
 #include "harness.h"
 #include "model/engine/engine.h"
+#include "model/engine/engine_internal.h" /* acl__eng_swish_fast */
 #include "model/exec.h"
 #include "model/graph.h"
 #include "model/model.h"
@@ -1626,6 +1627,55 @@ TEST(blocked_depthwise) {
   y = unary(&b, "Relu", conv(&b, "dw", y, 64, 64, 3, 1, 1, 64, 1), "r1");
   y = conv(&b, "pw", y, 64, 24, 1, 0, 1, 1, 1); /* 24 channels: padded to 32 in the blocked layout */
   gb_output(&b, unary(&b, "Relu", conv(&b, "pw2", y, 24, 64, 1, 0, 1, 1, 1), "r2"));
+  blocked_at_batch_4(&b, 1);
+  unsetenv("OPENACL_MODEL_BLOCKED_MIB");
+}
+
+/* EfficientNet's squeeze-and-excitation block: depthwise conv -> Swish ->
+ * GlobalAveragePool -> 1x1 conv -> Swish -> 1x1 conv -> Sigmoid -> Mul by
+ * the Swish's output.  The Swish step computes the pool's means in the
+ * same pass (swish.c): channels-last at batch 1 (c channels: 40 leaves a
+ * partial vector), 16-channel blocked on large maps (threshold 256 KiB
+ * here, so batch 4).  Where the Swish's output is also a graph output, the
+ * pool stays a step of its own.  Results as the reference's. */
+static int se_swish(gb *b, int y, int64_t c, int out_too) {
+  y = conv(b, "dw", y, c, c, 3, 1, 1, c, 1);
+  int s = binary(b, "Mul", y, unary(b, "Sigmoid", y, "sig"), "swish");
+  if (out_too)
+    gb_output(b, s);
+  int e = conv(b, "fc1", unary(b, "GlobalAveragePool", s, "gap"), c, 8, 1, 0, 1, 1, 1);
+  e = binary(b, "Mul", e, unary(b, "Sigmoid", e, "sig1"), "swish1");
+  e = unary(b, "Sigmoid", conv(b, "fc2", e, 8, c, 1, 0, 1, 1, 1), "sig2");
+  return conv(b, "proj", binary(b, "Mul", s, e, "scale"), c, 16, 1, 0, 1, 1, 1);
+}
+
+static size_t se_swish_steps(int64_t c, int64_t hw, int out_too) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, c, hw, hw});
+  gb_output(&b, se_swish(&b, x, c, out_too));
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 4, (int64_t[]){1, c, hw, hw});
+  compare_run(e, b.g, &f);
+  feed_free(&f);
+  acl__engine_stats st = stats(e);
+  printf("%lld channels, %lld x %lld%s: %zu steps\n", (long long)c, (long long)hw, (long long)hw,
+         out_too ? ", swish output read outside" : "", st.steps);
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+  return st.steps;
+}
+
+TEST(se_swish_pool) {
+  /* dw, swish + mean, fc1 + swish, fc2 + sigmoid, mul, proj; moves around them */
+  size_t fused = se_swish_steps(40, 7, 0), apart = se_swish_steps(40, 7, 1);
+  if (acl__eng_swish_fast())
+    CHECK_INT_EQ((long)apart, (long)fused + 2); /* the pool, and the swish output's move to plain */
+  CHECK_INT_EQ((long)se_swish_steps(32, 9, 0), (long)fused);
+  gb b;
+  int y = blocked_stem(&b, 64, "0.25");
+  gb_output(&b, se_swish(&b, y, 64, 0));
   blocked_at_batch_4(&b, 1);
   unsetenv("OPENACL_MODEL_BLOCKED_MIB");
 }

@@ -1334,18 +1334,71 @@ static int eltwise_step(eng_build *b, int x, int y, dnnl_alg_kind_t alg, float a
   return eltwise_chain(b, x, y, &po, what);
 }
 
+/* The GlobalAveragePool reading swish output y (of node ni) beside one
+ * other reader (a squeeze-and-excitation block: the pool feeds the
+ * excitation, whose factor the other reader, a Mul, applies to y), or -1. */
+static int se_pool(eng_build *b, int ni, int y) {
+  if (b->uses_left[y] != 2 || V(b, y)->graph_output || V(b, y)->rank != 4)
+    return -1;
+  const acl__graph *g = b->e->g;
+  for (size_t j = (size_t)ni + 1; j < g->n_nodes; j++) {
+    if (b->e->dead[j] || b->skip[j] || !op_is(b, (int)j, "GlobalAveragePool") || g->nodes[j].n_inputs != 1 ||
+        acl__eng_resolve(b->e, g->nodes[j].inputs[0]) != y)
+      continue;
+    int m = out_of(b, (int)j, 0);
+    return m >= 0 && !V(b, m)->graph_output ? (int)j : -1;
+  }
+  return -1;
+}
+
 /* y = Swish(x) on the engine's own kernel (swish.c, where the CPU has
  * AVX-512: EfficientNet-B0's 16 swish steps 0.65 against 0.96 ms with
- * oneDNN's eltwise), in x's layout. */
-static int swish_step(eng_build *b, int x, int y) {
+ * oneDNN's eltwise), in x's layout.  When a squeeze-and-excitation block's
+ * GlobalAveragePool reads y (se_pool), the same pass computes its means:
+ * the pooling step, which read y again, goes (EfficientNet-B0: 16). */
+static int swish_step(eng_build *b, int ni, int x, int y) {
   if (!acl__eng_swish_fast())
     return eltwise_step(b, x, y, dnnl_eltwise_swish, 1.f, 0.f, "swish");
-  eng_swish *k = malloc(sizeof(*k));
+  const eng_val *X = V(b, x);
+  eng_swish *k = calloc(1, sizeof(*k));
   if (k == NULL)
     return ACL_ERROR_BAD_ALLOC;
-  k->n = (int64_t)(dnnl_memory_desc_get_size(&V(b, x)->md) / sizeof(float));
-  define(b, y, V(b, x)->rank, V(b, x)->dims, &V(b, x)->md);
-  eng_arg a[2] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
+  k->n = (int64_t)(dnnl_memory_desc_get_size(&X->md) / sizeof(float));
+  define(b, y, X->rank, X->dims, &X->md);
+  eng_arg a[4] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}, {DNNL_ARG_DST_1, -1}};
+  int pool = se_pool(b, ni, y);
+  dnnl_format_tag_t tag = pool >= 0 ? acl__eng_nhwc_or_blocked(&X->md) : 0;
+  if (tag == dnnl_acdb || tag == dnnl_aBcd16b) {
+    dnnl_dims_t dims = {X->dims[0], X->dims[1], 1, 1};
+    dnnl_memory_desc_t md;
+    if (dnnl_memory_desc_init_by_tag(&md, 4, dims, dnnl_f32, dnnl_abcd) != dnnl_success) {
+      free(k);
+      return ACL_ERROR_FAILURE;
+    }
+    k->batch = X->dims[0];
+    k->channels = X->dims[1];
+    k->spatial = X->dims[2] * X->dims[3];
+    k->group = tag == dnnl_acdb ? ENG_CHANNELS_LAST : 16;
+    /* channels-last, each image in runs of pixels (8 units of work in all,
+     * or one per image), whose channel sums go to a value of their own */
+    k->parts = k->batch >= 8 ? 1 : 8 / k->batch;
+    a[2].val = out_of(b, pool, 0);
+    define(b, a[2].val, 4, dims, &md);
+    absorb(b, pool, a[2].val);
+    a[3] = (eng_arg){DNNL_ARG_WORKSPACE, -1};
+    if (k->group == ENG_CHANNELS_LAST) {
+      dnnl_dims_t pd = {k->batch * k->parts, k->channels};
+      dnnl_memory_desc_t pmd;
+      a[3].val = acl__eng_val_new(b->p);
+      if (a[3].val < 0 || dnnl_memory_desc_init_by_tag(&pmd, 2, pd, dnnl_f32, dnnl_ab) != dnnl_success) {
+        free(k);
+        return ACL_ERROR_BAD_ALLOC;
+      }
+      define(b, a[3].val, 2, pd, &pmd);
+    }
+    return acl__eng_kernel_step(b, acl__eng_swish_run, k, a, k->group == ENG_CHANNELS_LAST ? 4 : 3, "swish + mean",
+                                "own");
+  }
   return acl__eng_kernel_step(b, acl__eng_swish_run, k, a, 2, "swish", "own");
 }
 
@@ -1359,7 +1412,7 @@ static int eltwise(eng_build *b, int ni, const int *ins) {
   int m = swish_mul(b, ni, ins[0], &alg);
   if (m >= 0) {
     int y = out_of(b, m, 0);
-    int rc = alg == dnnl_eltwise_swish ? swish_step(b, ins[0], y)
+    int rc = alg == dnnl_eltwise_swish ? swish_step(b, ni, ins[0], y)
                                        : eltwise_step(b, ins[0], y, alg, 0.f, 0.f, "hardswish");
     if (rc == 0) {
       absorb(b, m, y);

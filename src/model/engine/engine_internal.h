@@ -244,10 +244,17 @@ typedef struct eng_relayout {
 void acl__eng_relayout_run(const void *params, void *const *ptr);
 
 /* swish.c: Swish (SiLU), y = x * sigmoid(x), over n floats of any layout
- * (padding is zeros, which it keeps); ptr: x, then y (may be x).  Only
- * where acl__eng_swish_fast() (the CPU has AVX-512). */
+ * (padding is zeros, which it keeps); ptr: x, then y (may be x).  With
+ * channels > 0, x is float32 [batch, channels, H, W] (spatial = H * W)
+ * channels-last (group ENG_CHANNELS_LAST) or 16-channel blocked (group 16,
+ * channels a multiple of 16), and ptr[2] gets the mean of y over
+ * each image's pixels, [batch, channels] (a squeeze-and-excitation block's
+ * GlobalAveragePool, in the same pass); channels-last, each image is split
+ * in `parts` runs of pixels whose sums ptr[3] holds, [batch * parts,
+ * channels].  Only where acl__eng_swish_fast() (the CPU has AVX-512). */
 typedef struct eng_swish {
   int64_t n;
+  int64_t batch, channels, spatial, group, parts;
 } eng_swish;
 int acl__eng_swish_fast(void);
 void acl__eng_swish_run(const void *params, void *const *ptr);

@@ -17,6 +17,7 @@
 #include "model/engine/engine_internal.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -68,7 +69,7 @@ int acl__eng_swish_fast(void) {
 typedef struct sw_ctx {
   const eng_swish *k;
   const float *x;
-  float *y;
+  float *y, *mean, *partial;
 } sw_ctx;
 
 static void swish_units(void *arg, size_t begin, size_t end) {
@@ -83,8 +84,79 @@ static void swish_units(void *arg, size_t begin, size_t end) {
 #endif
 }
 
+#ifdef SWISH_AVX512
+/* Channels-last: a unit is a run of pixels of one image (the image's
+ * `parts`-th part), all channels of each pixel in turn; the run's channel
+ * sums go to its row of the partial sums, which swish_run adds up. */
+AVX512 static void swish_mean_pixels(void *arg, size_t begin, size_t end) {
+  const sw_ctx *cx = arg;
+  const eng_swish *k = cx->k;
+  int64_t c = k->channels, full = c / 16 * 16;
+  __mmask16 tail = (__mmask16)((1u << (c - full)) - 1);
+  for (size_t u = begin; u < end; u++) {
+    int64_t n = (int64_t)u / k->parts, part = (int64_t)u % k->parts;
+    int64_t p0 = k->spatial * part / k->parts, p1 = k->spatial * (part + 1) / k->parts;
+    float *sum = cx->partial + (int64_t)u * c;
+    memset(sum, 0, (size_t)c * sizeof(float));
+    const float *x = cx->x + (n * k->spatial + p0) * c;
+    float *y = cx->y + (n * k->spatial + p0) * c;
+    for (int64_t p = p0; p < p1; p++, x += c, y += c) {
+      int64_t i = 0;
+      for (; i < full; i += 16) {
+        __m512 v = swish16(_mm512_loadu_ps(x + i));
+        _mm512_storeu_ps(y + i, v);
+        _mm512_storeu_ps(sum + i, _mm512_add_ps(_mm512_loadu_ps(sum + i), v));
+      }
+      if (tail) {
+        __m512 v = swish16(_mm512_maskz_loadu_ps(tail, x + i));
+        _mm512_mask_storeu_ps(y + i, tail, v);
+        _mm512_mask_storeu_ps(sum + i, tail, _mm512_add_ps(_mm512_maskz_loadu_ps(tail, sum + i), v));
+      }
+    }
+  }
+}
+
+/* 16-channel blocked: a unit is one block of one image, `spatial * 16`
+ * contiguous floats, lane c of each vector channel c of the block. */
+AVX512 static void swish_mean_blocks(void *arg, size_t begin, size_t end) {
+  const sw_ctx *cx = arg;
+  const eng_swish *k = cx->k;
+  int64_t blocks = k->channels / 16;
+  for (size_t u = begin; u < end; u++) {
+    const float *x = cx->x + (int64_t)u * k->spatial * 16;
+    float *y = cx->y + (int64_t)u * k->spatial * 16;
+    __m512 acc = _mm512_setzero_ps();
+    for (int64_t p = 0; p < k->spatial; p++) {
+      __m512 v = swish16(_mm512_loadu_ps(x + p * 16));
+      _mm512_storeu_ps(y + p * 16, v);
+      acc = _mm512_add_ps(acc, v);
+    }
+    float *mean = cx->mean + ((int64_t)u / blocks) * k->channels + ((int64_t)u % blocks) * 16;
+    _mm512_storeu_ps(mean, _mm512_mul_ps(acc, _mm512_set1_ps(1.f / (float)k->spatial)));
+  }
+}
+#endif
+
 void acl__eng_swish_run(const void *params, void *const *ptr) {
   const eng_swish *k = params;
-  sw_ctx cx = {k, ptr[0], ptr[1]};
+  sw_ctx cx = {k, ptr[0], ptr[1], k->channels > 0 ? ptr[2] : NULL, NULL};
+#ifdef SWISH_AVX512
+  if (k->channels > 0 && k->group == ENG_CHANNELS_LAST) {
+    cx.partial = ptr[3];
+    acl__engine_parallel((size_t)(k->batch * k->parts), swish_mean_pixels, &cx);
+    for (int64_t n = 0; n < k->batch; n++)
+      for (int64_t c = 0; c < k->channels; c++) {
+        float s = 0;
+        for (int64_t part = 0; part < k->parts; part++)
+          s += cx.partial[(n * k->parts + part) * k->channels + c];
+        cx.mean[n * k->channels + c] = s / (float)k->spatial;
+      }
+    return;
+  }
+  if (k->channels > 0) {
+    acl__engine_parallel((size_t)(k->batch * (k->channels / 16)), swish_mean_blocks, &cx);
+    return;
+  }
+#endif
   acl__engine_parallel((size_t)((k->n + SWISH_UNIT - 1) / SWISH_UNIT), swish_units, &cx);
 }
