@@ -24,7 +24,7 @@
 #include "acl/acl.h"
 #include "harness.h"
 #include "model/engine/engine.h"
-#include "model/engine/engine_internal.h" /* acl__eng_swish_fast */
+#include "model/engine/engine_internal.h" /* acl__eng_vec512 */
 #include "model/exec.h"
 #include "model/graph.h"
 #include "model/model.h"
@@ -786,7 +786,7 @@ TEST(swish_hardswish) {
   acl__graph_free(b.g);
 }
 
-/* The engine's Swish kernel (swish.c, on AVX-512) over the whole float
+/* The engine's Swish kernel (vec512.c, on AVX-512) over the whole float
  * range: tiny, ordinary, and large values of both signs (where e^-x over-
  * or underflows and the result is x or 0), element counts that leave a
  * partial vector and a partial unit of work, as the reference's. */
@@ -1634,7 +1634,7 @@ TEST(blocked_depthwise) {
 /* EfficientNet's squeeze-and-excitation block: depthwise conv -> Swish ->
  * GlobalAveragePool -> 1x1 conv -> Swish -> 1x1 conv -> Sigmoid -> Mul by
  * the Swish's output.  The Swish step computes the pool's means in the
- * same pass (swish.c): channels-last at batch 1 (c channels: 40 leaves a
+ * same pass (vec512.c): channels-last at batch 1 (c channels: 40 leaves a
  * partial vector), 16-channel blocked on large maps (threshold 256 KiB
  * here, so batch 4).  Where the Swish's output is also a graph output, the
  * pool stays a step of its own.  Results as the reference's. */
@@ -1670,7 +1670,7 @@ static size_t se_swish_steps(int64_t c, int64_t hw, int out_too) {
 TEST(se_swish_pool) {
   /* dw, swish + mean, fc1 + swish, fc2 + sigmoid, mul, proj; moves around them */
   size_t fused = se_swish_steps(40, 7, 0), apart = se_swish_steps(40, 7, 1);
-  if (acl__eng_swish_fast())
+  if (acl__eng_vec512())
     CHECK_INT_EQ((long)apart, (long)fused + 2); /* the pool, and the swish output's move to plain */
   CHECK_INT_EQ((long)se_swish_steps(32, 9, 0), (long)fused);
   gb b;

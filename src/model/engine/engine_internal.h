@@ -243,7 +243,7 @@ typedef struct eng_relayout {
 } eng_relayout;
 void acl__eng_relayout_run(const void *params, void *const *ptr);
 
-/* swish.c: Swish (SiLU), y = x * sigmoid(x), over n floats of any layout
+/* vec512.c: Swish (SiLU), y = x * sigmoid(x), over n floats of any layout
  * (padding is zeros, which it keeps); ptr: x, then y (may be x).  With
  * channels > 0, x is float32 [batch, channels, H, W] (spatial = H * W)
  * channels-last (group ENG_CHANNELS_LAST) or 16-channel blocked (group 16,
@@ -251,13 +251,22 @@ void acl__eng_relayout_run(const void *params, void *const *ptr);
  * each image's pixels, [batch, channels] (a squeeze-and-excitation block's
  * GlobalAveragePool, in the same pass); channels-last, each image is split
  * in `parts` runs of pixels whose sums ptr[3] holds, [batch * parts,
- * channels].  Only where acl__eng_swish_fast() (the CPU has AVX-512). */
+ * channels].  Only where acl__eng_vec512() (the CPU has AVX-512). */
 typedef struct eng_swish {
   int64_t n;
   int64_t batch, channels, spatial, group, parts;
 } eng_swish;
-int acl__eng_swish_fast(void);
+int acl__eng_vec512(void);
 void acl__eng_swish_run(const void *params, void *const *ptr);
+
+/* vec512.c: y = x * s, s one factor per image and channel (a squeeze-and-
+ * excitation block's [N, C, 1, 1] excitation, batch stride s_batch: 0 when
+ * shared by the images), x and y float32 [batch, channels, H, W] channels-
+ * last or 16-channel blocked as in eng_swish; ptr: x, s, y. */
+typedef struct eng_scale {
+  int64_t batch, channels, spatial, group, s_batch;
+} eng_scale;
+void acl__eng_scale_run(const void *params, void *const *ptr);
 
 /* x's dense row-major layout in its element type (float32, or u8 / s8 for
  * UINT8 / INT8 values); a quantised value's plain form is float32. */
