@@ -1680,6 +1680,24 @@ TEST(se_swish_pool) {
   unsetenv("OPENACL_MODEL_BLOCKED_MIB");
 }
 
+/* ResNet's last stage: a 3x3 convolution on 7 x 7 maps between two 1x1
+ * ones.  At batch 1 (49 output pixels) it runs direct, channels-last like
+ * its neighbours (no moves); at batch 8 (392) on Winograd's kernel, with
+ * moves into its blocked layout and back.  Results as the reference's. */
+TEST(winograd_by_batch) {
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, 64, 7, 7});
+  int y = unary(&b, "Relu", conv(&b, "c1", x, 64, 64, 1, 0, 1, 1, 1), "r1");
+  y = unary(&b, "Relu", conv(&b, "c2", y, 64, 64, 3, 1, 1, 1, 1), "r2");
+  gb_output(&b, conv(&b, "c3", y, 64, 64, 1, 0, 1, 1, 1));
+  acl__engine *e = make_engine(b.g);
+  CHECK_INT_EQ((long)moves_at(e, &b, 1, 64, 7), 0);
+  if (acl__eng_winograd_on() && acl__eng_vec512()) /* oneDNN's Winograd kernel needs AVX-512 */
+    CHECK((long)moves_at(e, &b, 8, 64, 7) >= 1);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
 /* DenseNet's 3x3 convolutions (64 -> 32 channels here) run on Winograd's
  * kernel from 2 MiB of input (batch 8 at 32 x 32), with a move into its
  * blocked layout after the channels-last 1x1 one; at batch 1 they stay

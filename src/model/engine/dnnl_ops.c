@@ -1057,8 +1057,11 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
      * fails and the direct algorithm is used): 2.25x fewer multiplications
      * for a 3x3 stride-1 convolution.  It pays where the tiles are many and
      * the channels wide enough to feed its matrix products (ResNet's 56x56
-     * to 14x14 stages: ~25 % off ResNet-18); on small maps its transforms
-     * cost more than they save, and its weights are 4x larger.  Narrower
+     * to 14x14 stages: ~25 % off ResNet-18); with fewer than 14 x 14
+     * output pixels in the batch its transforms cost more than they save,
+     * and its weights are 4x larger.  The batch counts: ResNet-50's 7x7
+     * ones at batch 8 take 4.4-4.6 against 6.0-7.2 ms direct (none at
+     * batch 1, where the 2x3 variant oneDNN picks saved nothing).  Narrower
      * outputs (32-63 channels: DenseNet's 128 -> 32 ones) only from
      * NARROW_WINO_BYTES of input: 2.8-3.4 against 4.7-5.2 ms channels-last
      * at 56 x 56, batch 8 (DenseNet-121 at batch 8 ~10 % faster); below
@@ -1066,7 +1069,7 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
     int wino_oc = oc >= 64 || (oc >= 32 && acl__op_numel(rank, X->dims) * (int64_t)sizeof(float) >= NARROW_WINO_BYTES);
     if (!int8 && !lowp && acl__eng_winograd_on() && rank == 4 && group == 1 && W->dims[2] == 3 &&
         W->dims[3] == 3 && st[0] == 1 && st[1] == 1 && dl[0] == 0 && dl[1] == 0 && ic >= 64 && wino_oc &&
-        od[2] * od[3] >= 14 * 14 &&
+        od[0] * od[2] * od[3] >= 14 * 14 &&
         (dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_winograd, &s_md,
                                                     &w_md, bias >= 0 ? &b_md : NULL, &d_md, st, dl, pl,
                                                     pr) != dnnl_success ||
