@@ -1280,6 +1280,62 @@ TEST(attention_block) {
   acl__graph_free(b.g);
 }
 
+/* GELU as exported: x * (Erf(x / sqrt 2) + 1) * 0.5. */
+static int gelu_nodes(gb *b, int x, const char *name) {
+  float sqrt2 = 1.41421356f, one = 1.0f, half = 0.5f;
+  char n[5][32];
+  const char *sfx[5] = {"div", "erf", "add", "mul", ""};
+  for (int i = 0; i < 5; i++)
+    snprintf(n[i], sizeof(n[i]), "%s%s%s", name, i < 4 ? "_" : "", sfx[i]);
+  int g = binary(b, "Div", x, gb_const(b, "sqrt2", ACL__ONNX_FLOAT, 0, NULL, &sqrt2, 0, 0), n[0]);
+  g = binary(b, "Add", unary(b, "Erf", g, n[1]), gb_const(b, "one", ACL__ONNX_FLOAT, 0, NULL, &one, 0, 0), n[2]);
+  g = binary(b, "Mul", x, g, n[3]);
+  return binary(b, "Mul", g, gb_const(b, "half", ACL__ONNX_FLOAT, 0, NULL, &half, 0, 0), n[4]);
+}
+
+/* A product with 64 Ki outputs or more hands its GELU to the engine's own
+ * kernel (vec512.c) as a step of its own, a smaller one keeps it as a
+ * post-op; a GELU on a graph input is one step either way, over the whole
+ * float range (values where erfc underflows, partial vectors).  Results as
+ * the reference's. */
+TEST(gelu_steps) {
+  for (int64_t rows = 8; rows <= 128; rows += 120) {
+    gb b = gb_new(13);
+    int x = gb_input(&b, "x", 3, (int64_t[]){-1, rows, 64});
+    int y = binary(&b, "MatMul", x, gb_w(&b, "w", 2, (int64_t[]){64, 512}), "fc_mm");
+    y = binary(&b, "Add", gb_w(&b, "bias", 1, (int64_t[]){512}), y, "fc");
+    gb_output(&b, gelu_nodes(&b, y, "gelu"));
+    acl__engine *e = make_engine(b.g);
+    for (int64_t n = 1; n <= 8; n += 7) {
+      feed f = {0};
+      feed_add(&f, &b, 3, (int64_t[]){n, rows, 64});
+      compare_run(e, b.g, &f);
+      feed_free(&f);
+      acl__engine_stats st = stats(e);
+      printf("[%lld, %lld, 512]: %zu steps\n", (long long)n, (long long)rows, st.steps);
+      CHECK_INT_EQ((long)st.ref_steps, 0);
+      CHECK_INT_EQ((long)st.steps, 1 + (acl__eng_vec512() && n * rows * 512 >= 65536));
+    }
+    acl__engine_destroy(e);
+    acl__graph_free(b.g);
+  }
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 2, (int64_t[]){-1, 37});
+  gb_output(&b, gelu_nodes(&b, x, "gelu"));
+  acl__engine *e = make_engine(b.g);
+  feed f = {0};
+  feed_add(&f, &b, 2, (int64_t[]){5, 37});
+  float *v = f.in[0].data;
+  for (int i = 0; i < 5 * 37; i++)
+    v[i] = (i % 2 ? -1.f : 1.f) * (i < 170 ? (float)i / 17 : i < 180 ? 1e-20f * (float)i : 1e30f);
+  compare_run(e, b.g, &f);
+  CHECK_INT_EQ((long)stats(e).steps, 1);
+  CHECK_INT_EQ((long)stats(e).ref_steps, 0);
+  feed_free(&f);
+  acl__engine_destroy(e);
+  acl__graph_free(b.g);
+}
+
 /* Weights the products read only as reordered copies are freed from the
  * graph after a plan is built (the model's weights in memory once), rebuilt
  * byte for byte for the next plan's build and for the reference executor,

@@ -259,6 +259,12 @@ typedef struct eng_swish {
 int acl__eng_vec512(void);
 void acl__eng_swish_run(const void *params, void *const *ptr);
 
+/* vec512.c: GELU (the erf form) over n floats of any layout; ptr: x, then y. */
+typedef struct eng_gelu {
+  int64_t n;
+} eng_gelu;
+void acl__eng_gelu_run(const void *params, void *const *ptr);
+
 /* vec512.c: y = x * s, s one factor per image and channel (a squeeze-and-
  * excitation block's [N, C, 1, 1] excitation, batch stride s_batch: 0 when
  * shared by the images), x and y float32 [batch, channels, H, W] channels-
