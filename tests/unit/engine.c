@@ -1336,6 +1336,38 @@ TEST(gelu_steps) {
   acl__graph_free(b.g);
 }
 
+/* ConvNeXt's block: depthwise conv (channels-last) -> Transpose to [N, H, W,
+ * C] -> MLP (MatMul + bias, GELU, MatMul + bias) -> Transpose back ->
+ * Mul by the [C, 1, 1] layer scale -> Add the block's input.  Both
+ * Transposes are views (the convolution writes channels-last, the MLP's rows
+ * are the channels-last form of its output) and the layer scale runs on the
+ * channels-last map: no copies, no moves between layouts.  Results as the
+ * reference's at batch 1 and 8. */
+TEST(convnext_block) {
+  const int64_t C = 32, HW = 9;
+  gb b = gb_new(13);
+  int x = gb_input(&b, "x", 4, (int64_t[]){-1, C, HW, HW});
+  int y = conv(&b, "dw", x, C, C, 7, 3, 1, C, 1);
+  y = unary(&b, "Transpose", y, "to_nhwc");
+  gb_ints(&b, "perm", 4, (int64_t[]){0, 2, 3, 1});
+  y = binary(&b, "MatMul", y, gb_w(&b, "w1", 2, (int64_t[]){C, 4 * C}), "fc1_mm");
+  y = gelu_nodes(&b, binary(&b, "Add", gb_w(&b, "b1", 1, (int64_t[]){4 * C}), y, "fc1"), "gelu");
+  y = binary(&b, "MatMul", y, gb_w(&b, "w2", 2, (int64_t[]){4 * C, C}), "fc2_mm");
+  y = binary(&b, "Add", gb_w(&b, "b2", 1, (int64_t[]){C}), y, "fc2");
+  y = unary(&b, "Transpose", y, "to_nchw");
+  gb_ints(&b, "perm", 4, (int64_t[]){0, 3, 1, 2});
+  y = binary(&b, "Mul", gb_w(&b, "layer_scale", 3, (int64_t[]){C, 1, 1}), y, "scaled");
+  gb_output(&b, binary(&b, "Add", y, x, "residual"));
+  acl__engine_stats st = compare_batches(&b, 4, (int64_t[]){1, C, HW, HW});
+  CHECK_INT_EQ((long)st.ref_steps, 0);
+  CHECK_INT_EQ((long)st.relayout_steps, 0);
+  /* at batch 8: x to channels-last, dw, fc1, GELU (82944 outputs: a step of its own), fc2, scale, add, the
+   * output to plain; no transpose */
+  if (acl__eng_vec512())
+    CHECK_INT_EQ((long)st.steps, 8);
+  acl__graph_free(b.g);
+}
+
 /* Weights the products read only as reordered copies are freed from the
  * graph after a plan is built (the model's weights in memory once), rebuilt
  * byte for byte for the next plan's build and for the reference executor,
