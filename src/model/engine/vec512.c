@@ -1,7 +1,7 @@
 /*
  * vec512.c - the engine's AVX-512 kernels, where oneDNN 2.6 is slow or has
  * nothing to fuse: Swish (SiLU), y = x * sigmoid(x), alone or with the
- * channel means of a squeeze-and-excitation block's pool, and the SE
+ * channel means of a squeeze-and-excitation block's pool; GELU; and the SE
  * block's per-channel scale.  Without AVX-512 the plan keeps oneDNN's
  * primitives (acl__eng_vec512).
  *
@@ -121,6 +121,7 @@ typedef struct sw_ctx {
   float *y, *mean, *partial;
 } sw_ctx;
 
+#ifdef VEC512
 /* an element-wise kernel over n floats, split in units of FLAT_UNIT */
 typedef struct flat_ctx {
   void (*span)(float *y, const float *x, size_t n);
@@ -140,7 +141,6 @@ static void flat_run(void (*span)(float *, const float *, size_t), const float *
   acl__engine_parallel((cx.n + FLAT_UNIT - 1) / FLAT_UNIT, flat_units, &cx);
 }
 
-#ifdef VEC512
 /* Channels-last: a unit is a run of pixels of one image (the image's
  * `parts`-th part), all channels of each pixel in turn; the run's channel
  * sums go to its row of the partial sums, which swish_run adds up. */
