@@ -327,8 +327,9 @@ static int rewrite(acl__engine *e) {
   return 0;
 }
 
-/* Whether a lower precision applies: only on a CPU whose vector units
- * multiply bfloat16, where it is faster; elsewhere float32, said once. */
+/* Whether a lower precision applies: only on a CPU whose units multiply
+ * bfloat16 faster than float32 (acl__precision_cpu_bf16); elsewhere
+ * float32, said once. */
 static int want_bf16(int precision) {
   if (precision != ACL__PREC_BF16)
     return 0;
@@ -336,8 +337,8 @@ static int want_bf16(int precision) {
     return 1;
   static int said;
   if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-    ACL__LOGI(ACL__MOD_GE, "precision mode: this CPU has no bfloat16 units (AVX512-BF16 or AMX); models run in "
-                           "float32");
+    ACL__LOGI(ACL__MOD_GE, "precision mode: this CPU has no bfloat16 units faster than its float32 ones (AMX, or "
+                           "AVX512-BF16 outside Intel's CPUs); models run in float32");
   return 0;
 }
 
