@@ -59,10 +59,10 @@ const char *acl__precision_names(void) {
  * (2026-12-03), where AMD's Zen 4 ran it 1.3-1.8x faster. */
 int acl__precision_cpu_bf16(void) {
 #if defined(__x86_64__) || defined(__i386__)
-  unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
-  if (max < 7)
+  unsigned a, b, c, d;
+  __cpuid(0, a, b, c, d); /* a: the highest leaf; b, d, c: the vendor */
+  if (a < 7)
     return 0;
-  __cpuid(0, a, b, c, d);
   int intel = b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e; /* "GenuineIntel" */
   __cpuid_count(7, 0, a, b, c, d);
   int amx_bf16 = (d >> 22) & 1;

@@ -504,6 +504,20 @@ static void absorb(eng_build *b, int node, int final) {
   }
 }
 
+/* Whether a primitive writing `numel` floats should leave its activation
+ * po (a Swish or GELU post-op) to a step of the engine's own kernel
+ * (vec512.c), which then takes the activation's nodes as they come: on
+ * outputs of 64 Ki floats or more, where the CPU has AVX-512, in float32.
+ * oneDNN 2.6's post-ops cost 0.34 ns per element for swish (a 1x1
+ * convolution to 112 x 112 x 96: 0.85 ms without, 1.26 with) and 0.42 for
+ * gelu_erf (ConvNeXt's first MLP: 0.85 against 1.33 ms), the separate step
+ * about half that (EfficientNet-B0 at batch 1 3 %, ConvNeXt-T 5-7 %
+ * faster); on small outputs a step's fixed cost is more than the post-op's. */
+static int own_activation(eng_build *b, const post *po, int64_t numel) {
+  return po->n == 1 && (po->e[0].alg == dnnl_eltwise_swish || po->e[0].alg == dnnl_eltwise_gelu_erf) &&
+         numel >= 65536 && !b->e->bf16 && acl__eng_vec512();
+}
+
 /* A constant value holding src's data reordered into md (weights).  The
  * copy of a model's weight is the engine's, shared by its plans (weights.c). */
 static int const_reordered(eng_build *b, int src, const dnnl_memory_desc_t *src_md, const dnnl_memory_desc_t *md) {
@@ -996,15 +1010,10 @@ static int conv(eng_build *b, int ni, const int *ins, size_t nin) {
   if (rank == 4 && group == 1 && bias >= 0 && W->dims[2] == 1 && W->dims[3] == 1 && st[0] == 1 && st[1] == 1 && pl[0] == 0 &&
       pl[1] == 0 && pr[0] == 0 && pr[1] == 0 && sum_x < 0 && q8 < 0 && qnode < 0 && !b->e->bf16)
     dw_next(b, ni, tail_out(b, &tl, cur), od, &dwf);
-  /* Nor a Swish on a large output (64 Ki floats or more) where the engine
-   * has its own kernel (vec512.c): oneDNN's swish post-op costs 0.34 ns
-   * per element (a 1x1 convolution to 112 x 112 x 96: 0.85 ms without,
-   * 1.26 with), the separate step half that; EfficientNet-B0 at batch 1
-   * 3 % faster.  Not where the output goes straight into a fused
-   * depthwise convolution (never written), nor on small ones, where a
-   * step's fixed cost is more than the post-op's. */
-  if (dwf.node < 0 && po.n == 1 && po.e[0].alg == dnnl_eltwise_swish && acl__eng_vec512() && !xq && q8 < 0 &&
-      qnode < 0 && !b->e->bf16 && acl__op_numel(rank, od) >= 65536) {
+  /* Nor a Swish on a large output the engine's kernel does better
+   * (own_activation), unless the output goes straight into a fused
+   * depthwise convolution (never written) or the convolution is int8. */
+  if (dwf.node < 0 && !xq && q8 < 0 && qnode < 0 && own_activation(b, &po, acl__op_numel(rank, od))) {
     po.n = 0;
     tl = no_tail;
   }
@@ -1720,11 +1729,7 @@ static int matmul_step(eng_build *b, int ni, int sa, int sw, const mm_fuse *f, i
   int last = f->n > 0 ? f->nodes[f->n - 1] : ni;
   tail tl;
   tail_activation(b, last, out_of(b, last, 0), &po, &tl);
-  /* a GELU on a large product (64 Ki floats or more) as a step of the
-   * engine's own kernel (gelu_chain): oneDNN's gelu_erf post-op costs 0.42
-   * ns per element, the step half that (ConvNeXt-T 3 % faster) */
-  if (po.n == 1 && po.e[0].alg == dnnl_eltwise_gelu_erf && !b->e->bf16 && acl__eng_vec512() &&
-      acl__op_numel(yr ? yr : r, yr ? yod : od) >= 65536) {
+  if (own_activation(b, &po, acl__op_numel(yr ? yr : r, yr ? yod : od))) {
     po.n = 0;
     tl = no_tail;
   }

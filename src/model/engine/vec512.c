@@ -84,24 +84,30 @@ AVX512 static inline __m512 gelu16(__m512 x) {
   return _mm512_mul_ps(x, phi);
 }
 
-AVX512 static void swish_span(float *y, const float *x, size_t n) {
+/* the mask of the first n lanes, n < 16 (a partial vector at a run's end) */
+static inline __mmask16 first_lanes(int64_t n) {
+  return (__mmask16)((1u << n) - 1);
+}
+
+/* y = f(x) over n floats: inlined with f known, so each activation gets a
+ * loop of its own with f inside it */
+AVX512 static inline __attribute__((always_inline)) void span16(float *y, const float *x, size_t n,
+                                                                __m512 (*f)(__m512)) {
   size_t i = 0;
   for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps(y + i, swish16(_mm512_loadu_ps(x + i)));
+    _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i)));
   if (i < n) {
-    __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(y + i, m, swish16(_mm512_maskz_loadu_ps(m, x + i)));
+    __mmask16 m = first_lanes((int64_t)(n - i));
+    _mm512_mask_storeu_ps(y + i, m, f(_mm512_maskz_loadu_ps(m, x + i)));
   }
 }
 
+AVX512 static void swish_span(float *y, const float *x, size_t n) {
+  span16(y, x, n, swish16);
+}
+
 AVX512 static void gelu_span(float *y, const float *x, size_t n) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps(y + i, gelu16(_mm512_loadu_ps(x + i)));
-  if (i < n) {
-    __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(y + i, m, gelu16(_mm512_maskz_loadu_ps(m, x + i)));
-  }
+  span16(y, x, n, gelu16);
 }
 #endif
 
@@ -113,8 +119,6 @@ int acl__eng_vec512(void) {
 #endif
 }
 
-#define FLAT_UNIT 4096 /* floats per unit of work of an element-wise kernel: 16 KiB */
-
 typedef struct sw_ctx {
   const eng_swish *k;
   const float *x;
@@ -122,6 +126,8 @@ typedef struct sw_ctx {
 } sw_ctx;
 
 #ifdef VEC512
+#define FLAT_UNIT 4096 /* floats per unit of work of an element-wise kernel: 16 KiB */
+
 /* an element-wise kernel over n floats, split in units of FLAT_UNIT */
 typedef struct flat_ctx {
   void (*span)(float *y, const float *x, size_t n);
@@ -148,7 +154,7 @@ AVX512 static void swish_mean_pixels(void *arg, size_t begin, size_t end) {
   const sw_ctx *cx = arg;
   const eng_swish *k = cx->k;
   int64_t c = k->channels, full = c / 16 * 16;
-  __mmask16 tail = (__mmask16)((1u << (c - full)) - 1);
+  __mmask16 tail = first_lanes(c - full);
   for (size_t u = begin; u < end; u++) {
     int64_t n = (int64_t)u / k->parts, part = (int64_t)u % k->parts;
     int64_t p0 = k->spatial * part / k->parts, p1 = k->spatial * (part + 1) / k->parts;
@@ -246,7 +252,7 @@ AVX512 static void scale_pixels(void *arg, size_t begin, size_t end) {
   const sc_ctx *cx = arg;
   const eng_scale *k = cx->k;
   int64_t c = k->channels, full = c / 16 * 16, run = scale_pixels_per_unit(k), per = (k->spatial + run - 1) / run;
-  __mmask16 tail = (__mmask16)((1u << (c - full)) - 1);
+  __mmask16 tail = first_lanes(c - full);
   for (size_t u = begin; u < end; u++) {
     int64_t n = (int64_t)u / per, p0 = ((int64_t)u % per) * run;
     int64_t p1 = p0 + run < k->spatial ? p0 + run : k->spatial;
